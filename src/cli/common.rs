@@ -1,0 +1,87 @@
+//! Arguments and steps shared by several subcommands.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::error::{Error, Result};
+use crate::model::Fabric;
+use crate::model::faults::FaultSummary;
+use crate::parse::{self, LoadOptions, TopoFormat};
+
+/// Options every subcommand understands.
+#[derive(Args, Debug, Clone, Default)]
+pub struct Global {
+    /// Worker threads (default: one per core). Output does not depend on it.
+    #[arg(short = 'j', long = "threads", global = true, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Print phase timings and details on stderr (repeat for more).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// Print nothing on stderr but errors.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+}
+
+/// A topology input with its reading options.
+#[derive(Args, Debug, Clone)]
+pub struct TopoArgs {
+    /// Topology file: ibnetdiscover output, ibsim net file or routec YAML.
+    #[arg(value_name = "TOPO")]
+    pub topology: PathBuf,
+    /// Read the topology as this format instead of detecting it.
+    #[arg(long, value_enum)]
+    pub format: Option<TopoFormat>,
+    /// Skip unrecognised lines (with a counted warning) instead of failing.
+    #[arg(long)]
+    pub lenient: bool,
+    /// Fault list to apply before anything else (`formats/faults.md`).
+    #[arg(long, value_name = "FILE")]
+    pub faults: Option<PathBuf>,
+}
+
+/// A topology after parsing and fault application.
+#[derive(Debug)]
+pub struct LoadedTopo {
+    pub fabric: Fabric,
+    pub format: TopoFormat,
+    pub faults: Option<FaultSummary>,
+    /// Every file read, for depfiles.
+    pub inputs: Vec<PathBuf>,
+}
+
+impl TopoArgs {
+    /// Parses the topology and applies the fault list, printing warnings.
+    pub fn load(&self, g: &Global) -> Result<LoadedTopo> {
+        let opts = LoadOptions {
+            format: self.format,
+            lenient: self.lenient,
+        };
+        let loaded = parse::load_topology(&self.topology, &opts)?;
+        if !g.quiet {
+            for w in &loaded.warnings {
+                eprintln!("warning: {w}");
+            }
+        }
+        let mut inputs = vec![self.topology.clone()];
+        let (fabric, faults) = match &self.faults {
+            Some(path) => {
+                inputs.push(path.clone());
+                let (f, s) = parse::faults::load_and_apply(&loaded.fabric, path)?;
+                (f, Some(s))
+            }
+            None => (loaded.fabric, None),
+        };
+        Ok(LoadedTopo {
+            fabric,
+            format: loaded.format,
+            faults,
+            inputs,
+        })
+    }
+}
+
+/// The error for a subcommand that this build does not provide yet.
+pub fn not_yet(what: &str) -> Error {
+    Error::Usage(format!("`routec {what}` is not available yet"))
+}

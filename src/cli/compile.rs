@@ -1,0 +1,114 @@
+//! `routec compile`: parse → faults → LIDs → route → verify → emit.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::common::{Global, LoadedTopo, TopoArgs};
+use super::Outcome;
+use crate::error::{Error, Result};
+use crate::model::lids::{self, LidState};
+use crate::model::{Fabric, LidMap};
+use crate::route::{self, RootSpec, RouteOptions};
+
+/// Arguments of `routec compile`.
+#[derive(Args, Debug)]
+pub struct CompileArgs {
+    #[command(flatten)]
+    pub topo: TopoArgs,
+    /// Routing engine.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(route::ENGINE_NAMES))]
+    pub engine: String,
+    /// Up/down roots: a GUID file, `top` (highest-rank switches) or `auto`
+    /// (OpenSM's heuristic, the default).
+    #[arg(long, value_name = "FILE|top|auto")]
+    pub roots: Option<String>,
+    /// Destination order: a GUID file of end-port GUIDs.
+    #[arg(long, value_name = "FILE")]
+    pub node_order: Option<PathBuf>,
+    /// Outputs to write, comma-separated: opensm, image, report, fdbs, none.
+    #[arg(long, value_delimiter = ',', default_value = "opensm")]
+    pub emit: Vec<String>,
+    /// Output directory.
+    #[arg(short = 'o', long = "output", value_name = "OUTDIR")]
+    pub outdir: PathBuf,
+    /// Assign LIDs to the ports that lack one even when others have one.
+    #[arg(long)]
+    pub assign_lids: bool,
+    /// Write the route image zstd-compressed (`routes.lft.zst`).
+    #[arg(long)]
+    pub compress: bool,
+    /// Touch this file when the run succeeds.
+    #[arg(long, value_name = "FILE")]
+    pub stamp: Option<PathBuf>,
+    /// Write a Make depfile listing every input read.
+    #[arg(long, value_name = "FILE")]
+    pub depfile: Option<PathBuf>,
+    /// Compute everything, write nothing; exit 3 if an output would change.
+    #[arg(long)]
+    pub check: bool,
+    /// Write the outputs even when verification fails (still exit 1).
+    #[arg(long)]
+    pub allow_invalid: bool,
+    /// Multicast groups file: also build multicast trees and MFT colours.
+    #[arg(long, value_name = "FILE")]
+    pub mcast: Option<PathBuf>,
+    /// MFT entries available per switch (colours).
+    #[arg(long, value_name = "N")]
+    pub mft_size: Option<u32>,
+    /// Rebuild the trees of merged groups instead of keeping the old ones.
+    #[arg(long)]
+    pub rebuild_merged: bool,
+}
+
+/// Runs `routec compile`.
+pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
+    let LoadedTopo { mut fabric, .. } = args.topo.load(g)?;
+    prepare_lids(&mut fabric, args.assign_lids, g)?;
+    let lids = LidMap::new(&fabric)?;
+    let engine = route::engine_by_name(&args.engine)
+        .ok_or_else(|| Error::Usage(format!("engine `{}` is not available yet", args.engine)))?;
+    let opts = RouteOptions {
+        roots: root_spec(args.roots.as_deref())?,
+        node_order: match &args.node_order {
+            Some(p) => Some(crate::parse::guids::load_guid_file(p)?),
+            None => None,
+        },
+    };
+    let routing = engine.route(&fabric, &lids, &opts)?;
+    if !g.quiet {
+        for n in &routing.notes {
+            eprintln!("note[{}]: {}", n.code, n.message);
+        }
+    }
+    Err(Error::Usage("outputs are not written yet".into()))
+}
+
+/// Makes sure every port that needs a LID has one: a fabric with none gets a
+/// deterministic assignment (`formats/lid-assignment.md`); a partial one is
+/// an error unless `--assign-lids`.
+pub fn prepare_lids(fabric: &mut Fabric, assign: bool, g: &Global) -> Result<()> {
+    match lids::lid_state(fabric) {
+        LidState::Complete => Ok(()),
+        LidState::Partial { missing } if !assign => Err(Error::Input(format!(
+            "{missing} ports have no LID while others have one; \
+             pass --assign-lids to give them LIDs"
+        ))),
+        _ => {
+            let n = lids::assign_missing_lids(fabric);
+            if !g.quiet {
+                eprintln!("note: assigned {n} LIDs (formats/lid-assignment.md)");
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Parses `--roots`.
+pub fn root_spec(arg: Option<&str>) -> Result<RootSpec> {
+    Ok(match arg {
+        None | Some("auto") => RootSpec::Auto,
+        Some("top") => RootSpec::Top,
+        Some(path) => RootSpec::Guids(crate::parse::guids::load_guid_file(path.as_ref())?),
+    })
+}

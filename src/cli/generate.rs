@@ -1,0 +1,89 @@
+//! `routec gen`: fabric and multicast-pattern generators.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand, ValueEnum};
+
+use super::common::{Global, not_yet};
+use super::Outcome;
+
+/// Generators.
+#[derive(Subcommand, Debug)]
+pub enum GenCommand {
+    /// A Parallel Generalised Fat-Tree PGFT(h; m; w; p) as ibnetdiscover text.
+    Pgft(PgftArgs),
+    /// Multicast groups from an MPI process grid or at random.
+    Mcast(GenMcastArgs),
+}
+
+/// Arguments of `routec gen pgft`.
+#[derive(Args, Debug)]
+pub struct PgftArgs {
+    /// Number of levels h.
+    #[arg(long = "h")]
+    pub height: usize,
+    /// Children per node at each level, m1,..,mh.
+    #[arg(long = "m", value_delimiter = ',', required = true)]
+    pub m: Vec<u32>,
+    /// Parents per node at each level, w1,..,wh.
+    #[arg(long = "w", value_delimiter = ',', required = true)]
+    pub w: Vec<u32>,
+    /// Parallel cables between a node and each parent, p1,..,ph (default all 1).
+    #[arg(long = "p", value_delimiter = ',')]
+    pub p: Option<Vec<u32>>,
+    /// Output file (standard output by default).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Also write a fault list of N random switch-to-switch cables.
+    #[arg(long, value_name = "N")]
+    pub faults: Option<usize>,
+    /// Also fail N random switches above the leaves.
+    #[arg(long, value_name = "N")]
+    pub fail_switches: Option<usize>,
+    /// Seed for the random faults.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where to write the fault list (default: OUTPUT.faults).
+    #[arg(long, value_name = "FILE")]
+    pub faults_out: Option<PathBuf>,
+}
+
+/// Process-grid patterns of the MR4LMS evaluation.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum McastPattern {
+    Grid2d,
+    Grid3d,
+    Random,
+}
+
+/// Arguments of `routec gen mcast`.
+#[derive(Args, Debug)]
+pub struct GenMcastArgs {
+    /// Pattern of the groups.
+    #[arg(long, value_enum)]
+    pub pattern: McastPattern,
+    /// Process grid AxB or AxBxC (random: number of groups x group size).
+    #[arg(long)]
+    pub dims: String,
+    /// MPI processes per node.
+    #[arg(long, default_value_t = 1)]
+    pub procs_per_node: u32,
+    /// Topology whose nodes (in node order) host the processes.
+    #[arg(long, value_name = "TOPO")]
+    pub topology: PathBuf,
+    /// Seed for random groups.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output file (standard output by default).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// Runs `routec gen`.
+pub fn run(cmd: GenCommand, g: &Global) -> crate::Result<Outcome> {
+    let _ = g;
+    match cmd {
+        GenCommand::Pgft(_) => Err(not_yet("gen pgft")),
+        GenCommand::Mcast(_) => Err(not_yet("gen mcast")),
+    }
+}

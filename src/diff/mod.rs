@@ -1,0 +1,1 @@
+//! Compares two sets of forwarding tables (what a re-route will upload).

@@ -1,0 +1,2 @@
+//! The emit stage: writes forwarding tables and reports in the formats of
+//! `formats/`.

@@ -1,0 +1,1 @@
+//! Generators of fabrics (PGFT) for tests, benchmarks and users.

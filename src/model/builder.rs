@@ -1,0 +1,326 @@
+//! Builds a [`Fabric`] in one pass: add nodes, set ports, connect cables.
+
+use std::collections::HashMap;
+
+use thiserror::Error;
+
+use super::fabric::{Fabric, Node, NodeKind, Peer, Port};
+use super::ids::{Guid, NodeIdx, PortNum};
+
+/// A node to add.
+#[derive(Clone, Debug)]
+pub struct NodeSpec {
+    pub kind: NodeKind,
+    pub guid: Guid,
+    pub num_ports: u8,
+    pub desc: String,
+}
+
+impl NodeSpec {
+    /// A node of `kind` with `num_ports` ports.
+    pub fn new(kind: NodeKind, guid: Guid, num_ports: u8, desc: impl Into<String>) -> Self {
+        NodeSpec {
+            kind,
+            guid,
+            num_ports,
+            desc: desc.into(),
+        }
+    }
+}
+
+/// Why a node or cable cannot be added.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum BuildError {
+    #[error("duplicate node GUID {guid}")]
+    DuplicateGuid { guid: Guid, first: NodeIdx },
+    #[error("port {port} is out of range (the node has {num_ports} ports)")]
+    PortOutOfRange { port: PortNum, num_ports: u8 },
+    #[error("port {port} of {guid} is already cabled to {other_guid} port {other_port}")]
+    PortBusy {
+        guid: Guid,
+        port: PortNum,
+        other_guid: Guid,
+        other_port: PortNum,
+    },
+    #[error("a cable cannot join a port to itself")]
+    SamePort,
+}
+
+/// Whether [`FabricBuilder::connect`] added a cable or found it already there
+/// (ibnetdiscover lists every cable from both ends).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Linked {
+    New,
+    AlreadyThere,
+}
+
+/// Accumulates nodes and cables; [`FabricBuilder::build`] freezes them.
+#[derive(Default, Debug)]
+pub struct FabricBuilder {
+    nodes: Vec<Node>,
+    ports: Vec<Vec<Port>>,
+    by_guid: HashMap<Guid, NodeIdx>,
+}
+
+impl FabricBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of nodes added so far.
+    pub fn num_nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Adds a node; its ports start unconnected, with no GUID and no LID.
+    pub fn add_node(&mut self, spec: NodeSpec) -> Result<NodeIdx, BuildError> {
+        if let Some(&first) = self.by_guid.get(&spec.guid) {
+            return Err(BuildError::DuplicateGuid {
+                guid: spec.guid,
+                first,
+            });
+        }
+        let idx = NodeIdx(self.nodes.len() as u32);
+        self.by_guid.insert(spec.guid, idx);
+        self.ports
+            .push(vec![Port::default(); spec.num_ports as usize + 1]);
+        self.nodes.push(Node {
+            kind: spec.kind,
+            guid: spec.guid,
+            sysimg_guid: None,
+            vendor_id: None,
+            device_id: None,
+            num_ports: spec.num_ports,
+            desc: spec.desc,
+            source_id: None,
+            enhanced_port0: None,
+        });
+        Ok(idx)
+    }
+
+    /// The node with GUID `g`, if added.
+    pub fn node_by_guid(&self, g: Guid) -> Option<NodeIdx> {
+        self.by_guid.get(&g).copied()
+    }
+
+    /// Mutable access to a node's attributes.
+    pub fn node_mut(&mut self, n: NodeIdx) -> &mut Node {
+        &mut self.nodes[n.ix()]
+    }
+
+    /// A node's attributes.
+    pub fn node(&self, n: NodeIdx) -> &Node {
+        &self.nodes[n.ix()]
+    }
+
+    /// Mutable access to port `p` of node `n` (GUID, LID, width, speed).
+    pub fn port_mut(&mut self, n: NodeIdx, p: PortNum) -> Result<&mut Port, BuildError> {
+        let num_ports = self.nodes[n.ix()].num_ports;
+        self.ports[n.ix()]
+            .get_mut(p as usize)
+            .ok_or(BuildError::PortOutOfRange { port: p, num_ports })
+    }
+
+    /// Port `p` of node `n`.
+    pub fn port(&self, n: NodeIdx, p: PortNum) -> Option<&Port> {
+        self.ports[n.ix()].get(p as usize)
+    }
+
+    /// Cables port `pa` of `a` to port `pb` of `b`. Connecting a cable that
+    /// is already there is not an error (it answers [`Linked::AlreadyThere`]);
+    /// connecting a port that leads elsewhere is.
+    pub fn connect(
+        &mut self,
+        a: NodeIdx,
+        pa: PortNum,
+        b: NodeIdx,
+        pb: PortNum,
+    ) -> Result<Linked, BuildError> {
+        if a == b && pa == pb {
+            return Err(BuildError::SamePort);
+        }
+        let peer_a = self.port_mut(a, pa)?.peer;
+        let peer_b = self.port_mut(b, pb)?.peer;
+        let want_a = Peer { node: b, port: pb };
+        let want_b = Peer { node: a, port: pa };
+        if peer_a == Some(want_a) && peer_b == Some(want_b) {
+            return Ok(Linked::AlreadyThere);
+        }
+        for (n, p, cur) in [(a, pa, peer_a), (b, pb, peer_b)] {
+            if let Some(other) = cur {
+                return Err(BuildError::PortBusy {
+                    guid: self.nodes[n.ix()].guid,
+                    port: p,
+                    other_guid: self.nodes[other.node.ix()].guid,
+                    other_port: other.port,
+                });
+            }
+        }
+        self.ports[a.ix()][pa as usize].peer = Some(want_a);
+        self.ports[b.ix()][pb as usize].peer = Some(want_b);
+        Ok(Linked::New)
+    }
+
+    /// Freezes the fabric. Switch ports inherit the port-0 GUID (the node
+    /// GUID when the input gave none), as on real switches.
+    pub fn build(self) -> Fabric {
+        let mut port_start = Vec::with_capacity(self.nodes.len() + 1);
+        let total: usize = self.ports.iter().map(Vec::len).sum();
+        let mut ports = Vec::with_capacity(total);
+        let mut switches = Vec::new();
+        let mut switch_of = Vec::with_capacity(self.nodes.len());
+        let mut by_port_guid = HashMap::new();
+        for (i, (node, mut node_ports)) in self.nodes.iter().zip(self.ports).enumerate() {
+            let n = NodeIdx(i as u32);
+            port_start.push(ports.len() as u32);
+            if node.kind == NodeKind::Switch {
+                switch_of.push(switches.len() as u32);
+                switches.push(n);
+                let g = if node_ports[0].guid.0 == 0 {
+                    node.guid
+                } else {
+                    node_ports[0].guid
+                };
+                node_ports.iter_mut().for_each(|p| p.guid = g);
+                by_port_guid.insert(g, (n, 0));
+            } else {
+                switch_of.push(u32::MAX);
+                for (p, port) in node_ports.iter().enumerate().skip(1) {
+                    if port.guid.0 != 0 {
+                        by_port_guid.entry(port.guid).or_insert((n, p as PortNum));
+                    }
+                }
+            }
+            ports.extend(node_ports);
+        }
+        port_start.push(ports.len() as u32);
+        Fabric {
+            nodes: self.nodes,
+            port_start,
+            ports,
+            switches,
+            switch_of,
+            by_guid: self.by_guid,
+            by_port_guid,
+        }
+    }
+}
+
+impl Fabric {
+    /// A builder holding a copy of this fabric's nodes and cables, except the
+    /// nodes for which `keep` is false (their cables go with them).
+    pub fn rebuild_retaining(&self, keep: impl Fn(NodeIdx) -> bool) -> FabricBuilder {
+        let mut b = FabricBuilder::new();
+        let mut new_idx = vec![u32::MAX; self.num_nodes()];
+        for n in self.node_indices().filter(|&n| keep(n)) {
+            new_idx[n.ix()] = b.nodes.len() as u32;
+            b.by_guid.insert(self.node(n).guid, NodeIdx(b.nodes.len() as u32));
+            b.nodes.push(self.node(n).clone());
+            let ports = self
+                .ports(n)
+                .iter()
+                .map(|p| Port {
+                    peer: None,
+                    ..*p
+                })
+                .collect();
+            b.ports.push(ports);
+        }
+        for n in self.node_indices() {
+            let nn = new_idx[n.ix()];
+            if nn == u32::MAX {
+                continue;
+            }
+            for (p, port) in self.ports(n).iter().enumerate() {
+                if let Some(peer) = port.peer {
+                    let pn = new_idx[peer.node.ix()];
+                    if pn != u32::MAX {
+                        b.ports[nn as usize][p].peer = Some(Peer {
+                            node: NodeIdx(pn),
+                            port: peer.port,
+                        });
+                    }
+                }
+            }
+        }
+        b
+    }
+
+    /// Removes the cable on port `p` of node `n` (both ends), if any.
+    pub(crate) fn unlink(&mut self, n: NodeIdx, p: PortNum) {
+        if let Some(peer) = self.port(n, p).peer {
+            self.port_mut(peer.node, peer.port).peer = None;
+            self.port_mut(n, p).peer = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::SwIdx;
+
+    fn two_switches() -> (FabricBuilder, NodeIdx, NodeIdx) {
+        let mut b = FabricBuilder::new();
+        let s1 = b
+            .add_node(NodeSpec::new(NodeKind::Switch, Guid(1), 4, "s1"))
+            .unwrap();
+        let s2 = b
+            .add_node(NodeSpec::new(NodeKind::Switch, Guid(2), 4, "s2"))
+            .unwrap();
+        (b, s1, s2)
+    }
+
+    #[test]
+    fn connect_twice_is_idempotent_but_conflicts_are_errors() {
+        let (mut b, s1, s2) = two_switches();
+        assert_eq!(b.connect(s1, 1, s2, 1), Ok(Linked::New));
+        assert_eq!(b.connect(s2, 1, s1, 1), Ok(Linked::AlreadyThere));
+        assert!(matches!(
+            b.connect(s1, 1, s2, 2),
+            Err(BuildError::PortBusy { port: 1, .. })
+        ));
+        assert!(matches!(
+            b.connect(s1, 5, s2, 2),
+            Err(BuildError::PortOutOfRange { port: 5, .. })
+        ));
+        assert!(matches!(
+            b.add_node(NodeSpec::new(NodeKind::Ca, Guid(2), 1, "dup")),
+            Err(BuildError::DuplicateGuid { .. })
+        ));
+    }
+
+    #[test]
+    fn build_indexes_switches_links_and_port_guids() {
+        let (mut b, s1, s2) = two_switches();
+        let h = b
+            .add_node(NodeSpec::new(NodeKind::Ca, Guid(10), 1, "h"))
+            .unwrap();
+        b.port_mut(h, 1).unwrap().guid = Guid(11);
+        b.connect(s1, 1, s2, 1).unwrap();
+        b.connect(s1, 2, s2, 2).unwrap(); // parallel cable
+        b.connect(s2, 3, s2, 4).unwrap(); // self-loop
+        b.connect(h, 1, s1, 3).unwrap();
+        let f = b.build();
+        assert_eq!(f.num_switches(), 2);
+        assert_eq!(f.switch_index(s2), Some(SwIdx(1)));
+        assert_eq!(f.switch_index(h), None);
+        assert_eq!(f.links().count(), 4);
+        assert_eq!(f.switch_links(s2).count(), 2);
+        assert_eq!(f.port_by_guid(Guid(11)), Some((h, 1)));
+        assert_eq!(f.port_by_guid(Guid(2)), Some((s2, 0)));
+        assert_eq!(f.port(s2, 3).guid, Guid(2));
+    }
+
+    #[test]
+    fn rebuild_drops_node_and_its_cables() {
+        let (mut b, s1, s2) = two_switches();
+        b.connect(s1, 1, s2, 1).unwrap();
+        let f = b.build();
+        let g = f.rebuild_retaining(|n| n != s1).build();
+        assert_eq!(g.num_nodes(), 1);
+        assert_eq!(g.links().count(), 0);
+        assert_eq!(g.node_by_guid(Guid(2)), Some(NodeIdx(0)));
+    }
+}

@@ -1,0 +1,204 @@
+//! Faults (cables, ports, switches, nodes that are down) and their
+//! application to a fabric before routing.
+
+use std::fmt;
+
+use thiserror::Error;
+
+use super::fabric::{Fabric, NodeKind};
+use super::ids::{Guid, NodeIdx, PortNum};
+
+/// A port named by GUID and number (`GUID/PORT` in fault lists).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct PortRef {
+    pub guid: Guid,
+    pub port: PortNum,
+}
+
+impl fmt::Display for PortRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.guid, self.port)
+    }
+}
+
+/// One fault. GUIDs are node GUIDs; an end port GUID is accepted for CAs.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Fault {
+    /// The cable on `end` is gone; `other`, when given, must be its far end.
+    Link { end: PortRef, other: Option<PortRef> },
+    /// The port is down (its cable, if any, carries nothing).
+    Port(PortRef),
+    /// The whole switch is down.
+    Switch(Guid),
+    /// The whole node (switch, CA or router) is down.
+    Node(Guid),
+}
+
+/// A fault that names something the topology does not have.
+#[derive(Clone, Debug, Error, PartialEq)]
+#[error("fault #{index}: {message}")]
+pub struct FaultError {
+    /// Position of the fault in the list (0-based); parsers map it to a line.
+    pub index: usize,
+    pub message: String,
+}
+
+/// What applying faults did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FaultSummary {
+    /// Cables removed (by link and port faults).
+    pub cables_removed: usize,
+    /// Nodes removed by switch and node faults.
+    pub nodes_removed: usize,
+    /// End nodes left with no cable, dropped because no SM would see them.
+    pub isolated: Vec<Guid>,
+}
+
+impl Fabric {
+    /// The fabric with `faults` applied. Every fault must name an existing
+    /// node, port or cable; a cable named twice is removed once.
+    pub fn apply_faults(&self, faults: &[Fault]) -> Result<(Fabric, FaultSummary), FaultError> {
+        let mut work = self.clone();
+        let mut dead = vec![false; self.num_nodes()];
+        let mut summary = FaultSummary::default();
+        for (index, fault) in faults.iter().enumerate() {
+            let err = |message: String| FaultError { index, message };
+            match fault {
+                Fault::Link { end, other } => {
+                    let (n, p) = self.resolve_port(end).map_err(err)?;
+                    let Some(peer) = self.port(n, p).peer else {
+                        return Err(err(format!("{end}: there is no cable on this port")));
+                    };
+                    if let Some(o) = other {
+                        let (on, op) = self.resolve_port(o).map_err(err)?;
+                        if (on, op) != (peer.node, peer.port) {
+                            return Err(err(format!(
+                                "{end} is cabled to {}/{}, not to {o}",
+                                self.node(peer.node).guid,
+                                peer.port
+                            )));
+                        }
+                    }
+                    if work.port(n, p).peer.is_some() {
+                        work.unlink(n, p);
+                        summary.cables_removed += 1;
+                    }
+                }
+                Fault::Port(pr) => {
+                    let (n, p) = self.resolve_port(pr).map_err(err)?;
+                    if work.port(n, p).peer.is_some() {
+                        work.unlink(n, p);
+                        summary.cables_removed += 1;
+                    }
+                }
+                Fault::Switch(g) => {
+                    let n = self
+                        .node_by_guid(*g)
+                        .ok_or_else(|| err(format!("no switch with GUID {g}")))?;
+                    if self.node(n).kind != NodeKind::Switch {
+                        return Err(err(format!("{g} is a {:?}, not a switch", self.node(n).kind)));
+                    }
+                    dead[n.ix()] = true;
+                }
+                Fault::Node(g) => {
+                    let n = self
+                        .node_by_guid(*g)
+                        .or_else(|| self.port_by_guid(*g).map(|(n, _)| n))
+                        .ok_or_else(|| err(format!("no node with GUID {g}")))?;
+                    dead[n.ix()] = true;
+                }
+            }
+        }
+        summary.nodes_removed = dead.iter().filter(|&&d| d).count();
+        let keep = |n: NodeIdx| !dead[n.ix()];
+        let mut result = work.rebuild_retaining(keep).build();
+        let isolated: Vec<NodeIdx> = result
+            .node_indices()
+            .filter(|&n| {
+                result.is_endpoint(n) && result.ports(n).iter().all(|p| p.peer.is_none())
+                    && self.ports(self.node_by_guid(result.node(n).guid).unwrap()).iter().any(|p| p.peer.is_some())
+            })
+            .collect();
+        if !isolated.is_empty() {
+            summary.isolated = isolated.iter().map(|&n| result.node(n).guid).collect();
+            let drop: std::collections::HashSet<NodeIdx> = isolated.into_iter().collect();
+            result = result.rebuild_retaining(|n| !drop.contains(&n)).build();
+        }
+        Ok((result, summary))
+    }
+
+    fn resolve_port(&self, r: &PortRef) -> Result<(NodeIdx, PortNum), String> {
+        let n = match self.node_by_guid(r.guid) {
+            Some(n) => n,
+            None => match self.port_by_guid(r.guid) {
+                Some((n, _)) if !self.is_switch(n) => n,
+                _ => return Err(format!("no node with GUID {}", r.guid)),
+            },
+        };
+        let node = self.node(n);
+        if r.port == 0 || r.port > node.num_ports {
+            return Err(format!(
+                "{}: port {} does not exist ({} has ports 1..{})",
+                r, r.port, node.guid, node.num_ports
+            ));
+        }
+        Ok((n, r.port))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{FabricBuilder, NodeSpec};
+
+    fn fabric() -> Fabric {
+        let mut b = FabricBuilder::new();
+        let s1 = b.add_node(NodeSpec::new(NodeKind::Switch, Guid(1), 4, "s1")).unwrap();
+        let s2 = b.add_node(NodeSpec::new(NodeKind::Switch, Guid(2), 4, "s2")).unwrap();
+        let h = b.add_node(NodeSpec::new(NodeKind::Ca, Guid(10), 1, "h")).unwrap();
+        b.port_mut(h, 1).unwrap().guid = Guid(11);
+        b.connect(s1, 1, s2, 1).unwrap();
+        b.connect(s1, 2, s2, 2).unwrap();
+        b.connect(h, 1, s2, 3).unwrap();
+        b.build()
+    }
+
+    fn pr(g: u64, p: u8) -> PortRef {
+        PortRef { guid: Guid(g), port: p }
+    }
+
+    #[test]
+    fn link_fault_removes_one_parallel_cable() {
+        let f = fabric();
+        let (g, s) = f
+            .apply_faults(&[Fault::Link { end: pr(1, 1), other: Some(pr(2, 1)) }])
+            .unwrap();
+        assert_eq!(g.links().count(), 2);
+        assert_eq!(s.cables_removed, 1);
+    }
+
+    #[test]
+    fn wrong_far_end_and_unknown_guid_are_errors() {
+        let f = fabric();
+        let e = f
+            .apply_faults(&[Fault::Port(pr(1, 2)), Fault::Link { end: pr(1, 1), other: Some(pr(2, 2)) }])
+            .unwrap_err();
+        assert_eq!(e.index, 1);
+        assert!(e.message.contains("not to"), "{e}");
+        let e = f.apply_faults(&[Fault::Switch(Guid(99))]).unwrap_err();
+        assert!(e.message.contains("0x0000000000000063"), "{e}");
+        let e = f.apply_faults(&[Fault::Switch(Guid(10))]).unwrap_err();
+        assert!(e.message.contains("not a switch"), "{e}");
+    }
+
+    #[test]
+    fn switch_fault_isolates_and_drops_its_hosts() {
+        let f = fabric();
+        let (g, s) = f.apply_faults(&[Fault::Switch(Guid(2))]).unwrap();
+        assert_eq!(g.num_nodes(), 1);
+        assert_eq!(s.isolated, vec![Guid(10)]);
+        // a CA port GUID also names its node
+        let (g, _) = f.apply_faults(&[Fault::Node(Guid(11))]).unwrap();
+        assert_eq!(g.num_nodes(), 2);
+    }
+}

@@ -1,0 +1,94 @@
+//! Identifier newtypes. GUIDs print as OpenSM does (`0x%016x`).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A 64-bit node or port GUID.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Guid(pub u64);
+
+impl Guid {
+    /// Parses a GUID as the tools print it: optional `0x`/`0X`, 1 to 16 hex
+    /// digits, any case (ibnetdiscover drops the padding, dumps keep it).
+    pub fn parse(s: &str) -> Option<Guid> {
+        let hex = s
+            .strip_prefix("0x")
+            .or_else(|| s.strip_prefix("0X"))
+            .unwrap_or(s);
+        if hex.is_empty() || hex.len() > 16 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        u64::from_str_radix(hex, 16).ok().map(Guid)
+    }
+
+    /// OpenSM keys its switch and port tables by the network-byte-order GUID,
+    /// so on x86 it iterates them in the order of this key (algorithms.md §2.0).
+    pub fn opensm_key(self) -> u64 {
+        self.0.swap_bytes()
+    }
+}
+
+impl fmt::Display for Guid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "0x{:016x}", self.0)
+    }
+}
+
+impl fmt::Debug for Guid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Guid(0x{:016x})", self.0)
+    }
+}
+
+/// A local identifier. 0 means unassigned; 0xFFFF is the permissive LID,
+/// also printed for unassigned CA ports.
+pub type Lid = u16;
+
+/// A port number (0 is a switch's management port).
+pub type PortNum = u8;
+
+/// Index of a node (switch, CA or router) in a [`crate::model::Fabric`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+pub struct NodeIdx(pub u32);
+
+/// Dense index of a switch: switches are numbered 0..n in fabric order.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+pub struct SwIdx(pub u32);
+
+impl NodeIdx {
+    /// As a `usize` for indexing.
+    pub fn ix(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl SwIdx {
+    /// As a `usize` for indexing.
+    pub fn ix(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guid_spellings() {
+        assert_eq!(Guid::parse("0x8f10400410015"), Some(Guid(0x8f10400410015)));
+        assert_eq!(Guid::parse("0008f10400410015"), Some(Guid(0x8f10400410015)));
+        assert_eq!(Guid::parse("0XABC"), Some(Guid(0xabc)));
+        assert_eq!(Guid::parse(""), None);
+        assert_eq!(Guid::parse("0x"), None);
+        assert_eq!(Guid::parse("12345678901234567"), None);
+        assert_eq!(Guid::parse("9c05<redacted>"), None);
+        assert_eq!(Guid(0x200000).to_string(), "0x0000000000200000");
+    }
+
+    #[test]
+    fn opensm_key_is_byte_swapped() {
+        assert_eq!(Guid(0x0102).opensm_key(), 0x0201_0000_0000_0000);
+    }
+}

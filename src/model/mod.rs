@@ -1,0 +1,23 @@
+//! The fabric model every stage stands on.
+//!
+//! Dense indices ([`NodeIdx`], [`SwIdx`]), a contiguous port array (port `p`
+//! of node `n` is one slot, port 0 included), GUID and LID lookups, ranks,
+//! fault application, and the forwarding tables ([`Lfts`], one byte per
+//! switch and LID). Nothing here knows a file format.
+
+mod builder;
+mod fabric;
+pub mod faults;
+mod ids;
+pub mod lft;
+pub mod lids;
+mod link;
+pub mod rank;
+
+pub use builder::{BuildError, FabricBuilder, Linked, NodeSpec};
+pub use fabric::{Fabric, Node, NodeKind, Peer, Port};
+pub use faults::{Fault, FaultError, PortRef};
+pub use ids::{Guid, Lid, NodeIdx, PortNum, SwIdx};
+pub use lft::{LFT_BLOCK, Lfts, NO_ROUTE};
+pub use lids::{LidMap, LidOwner};
+pub use link::{Speed, Width};
