@@ -81,7 +81,31 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
             eprintln!("note[{}]: {}", n.code, n.message);
         }
     }
-    Err(Error::Usage("outputs are not written yet".into()))
+    write_outputs(&args, &fabric, &lids, &routing)?;
+    Ok(Outcome::Clean)
+}
+
+/// Writes the outputs named by `--emit` into the output directory.
+fn write_outputs(
+    args: &CompileArgs,
+    fabric: &Fabric,
+    lids: &LidMap,
+    routing: &route::Routing,
+) -> Result<()> {
+    std::fs::create_dir_all(&args.outdir).map_err(|e| Error::io(&args.outdir, e))?;
+    for what in &args.emit {
+        match what.as_str() {
+            "none" => {}
+            "opensm" => {
+                let path = args.outdir.join("opensm-lfts.dump");
+                crate::io::write_atomic(&path, |w| {
+                    crate::emit::opensm::write_lfts_dump(fabric, lids, &routing.lfts, w)
+                })?;
+            }
+            other => return Err(Error::Usage(format!("unknown output `{other}` in --emit"))),
+        }
+    }
+    Ok(())
 }
 
 /// Makes sure every port that needs a LID has one: a fabric with none gets a

@@ -1,2 +1,4 @@
 //! The emit stage: writes forwarding tables and reports in the formats of
 //! `formats/`.
+
+pub mod opensm;
