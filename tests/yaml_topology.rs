@@ -179,7 +179,7 @@ fn yaml_syntax_and_schema_errors() {
     let e = parse_err("switches:\n  - {guid: 017}\n");
     assert!(e.found.contains("write GUIDs with 0x"), "{}", e.found);
     let e = parse_err("switches:\n  - {guid: 0x1, ports: 300}\n");
-    assert_eq!((e.line, e.column), (2, 23));
+    assert_eq!((e.line, e.column), (2, 24));
 }
 
 #[test]
