@@ -5,7 +5,22 @@ use std::collections::HashMap;
 
 use super::records::{NodeRec, PortRec, Records, guid_of_name};
 use crate::error::{ParseError, Result, line_col};
-use crate::model::{BuildError, Fabric, FabricBuilder, Linked, NodeIdx, NodeKind, NodeSpec};
+use crate::model::{BuildError, Fabric, FabricBuilder, Guid, Linked, NodeIdx, NodeKind, NodeSpec};
+
+/// How a port line names its peer. ibnetdiscover names stand for GUIDs, so
+/// `"H-0x100"` and `"H-0000000000000100"` are one node; ibsim ids are text.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Key<'a> {
+    Guid(Guid),
+    Name(&'a str),
+}
+
+fn key<'a>(ibsim: bool, id: &'a str) -> Key<'a> {
+    match guid_of_name(id) {
+        Some(Ok((_, g))) if !ibsim => Key::Guid(g),
+        _ => Key::Name(id),
+    }
+}
 
 const NO_LINE: u32 = u32::MAX;
 
@@ -37,7 +52,7 @@ pub fn build(mut r: Records<'_>) -> Result<(Fabric, Vec<String>)> {
     let mut listed = vec![false; total];
     for (i, pr) in r.ports.iter().enumerate() {
         let a = pr.owner as usize;
-        let Some(&bi) = names.get(pr.line.remote) else {
+        let Some(&bi) = names.get(&key(r.ibsim, pr.line.remote)) else {
             continue; // add_placeholders already failed on these in ibsim files
         };
         let (pa, pb) = check_ports(&r, pr, bi as usize)?;
@@ -63,19 +78,24 @@ pub fn build(mut r: Records<'_>) -> Result<(Fabric, Vec<String>)> {
     Ok((b.build(), warnings))
 }
 
-fn index_names<'a>(r: &Records<'a>) -> Result<HashMap<&'a str, u32>> {
-    let mut names: HashMap<&'a str, u32> = HashMap::with_capacity(r.nodes.len() * 2);
+fn index_names<'a>(r: &Records<'a>) -> Result<HashMap<Key<'a>, u32>> {
+    let mut names: HashMap<Key<'a>, u32> = HashMap::with_capacity(r.nodes.len() * 2);
     for (i, n) in r.nodes.iter().enumerate() {
-        if let Some(&first) = names.get(n.id) {
+        let k = key(r.ibsim, n.id);
+        if let Some(&first) = names.get(&k) {
             let f = &r.nodes[first as usize];
             let (fl, _) = line_col(r.text, f.line_off);
-            let what = if r.ibsim { "node id" } else { "node GUID" };
+            let (what, found) = if r.ibsim {
+                ("node id", format!("duplicate node id \"{}\" (first record at line {fl})", n.id))
+            } else {
+                ("node GUID", format!("duplicate node GUID {} (\"{}\", first record at line {fl})", n.guid, n.id))
+            };
             let e = r
-                .error(n.line_off, n.line_len, format!("a {what} not used by an earlier record"), format!("\"{}\" again (first record at line {fl})", n.id))
+                .error(n.line_off, n.line_len, format!("a {what} not used by an earlier record"), found)
                 .with_secondary(f.line_off, f.line_len, "first record");
             return Err(e.into());
         }
-        names.insert(n.id, i as u32);
+        names.insert(k, i as u32);
     }
     Ok(names)
 }
@@ -83,12 +103,13 @@ fn index_names<'a>(r: &Records<'a>) -> Result<HashMap<&'a str, u32>> {
 /// ibnetdiscover: a peer with no record of its own becomes a node built
 /// from its name (kind, GUID) and the largest port number used on it.
 /// ibsim ids carry no GUID, so an unknown id is an error there.
-fn add_placeholders<'a>(r: &mut Records<'a>, mut names: HashMap<&'a str, u32>) -> Result<(HashMap<&'a str, u32>, usize)> {
+fn add_placeholders<'a>(r: &mut Records<'a>, mut names: HashMap<Key<'a>, u32>) -> Result<(HashMap<Key<'a>, u32>, usize)> {
     let mut made_up = 0;
     for pr in &r.ports {
         let l = &pr.line;
         let port = l.remote_port.unwrap_or(1);
-        if let Some(&i) = names.get(l.remote) {
+        let k = key(r.ibsim, l.remote);
+        if let Some(&i) = names.get(&k) {
             let n = &mut r.nodes[i as usize];
             if n.placeholder {
                 n.num_ports = n.num_ports.max(port);
@@ -99,7 +120,7 @@ fn add_placeholders<'a>(r: &mut Records<'a>, mut names: HashMap<&'a str, u32>) -
             let e = ParseError::at(r.file, r.text, pr.line_off + l.remote_at, l.remote.len(), "the id of a node defined in this file", format!("\"{}\"", l.remote));
             return Err(e.into());
         };
-        names.insert(l.remote, r.nodes.len() as u32);
+        names.insert(k, r.nodes.len() as u32);
         made_up += 1;
         r.nodes.push(NodeRec {
             kind,
