@@ -1,5 +1,6 @@
 //! The emit stage: writes forwarding tables and reports in the formats of
 //! `formats/`.
 
+pub mod ibnetdiscover;
 pub mod opensm;
 pub mod yaml;
