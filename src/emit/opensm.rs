@@ -174,3 +174,41 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod example {
+    use crate::model::LidMap;
+    use crate::route::opensm::testfab;
+    use crate::route::{RouteOptions, engine_by_name};
+
+    /// The example of `formats/opensm-lfts-dump.md` is what routec writes
+    /// for the hand-worked fabric of `route::minhop`'s tests, and parses
+    /// back to the same tables.
+    #[test]
+    fn spec_example_is_the_written_text() {
+        let spec = include_str!("../../formats/opensm-lfts-dump.md");
+        let start = spec.find("```text\n").unwrap() + 8;
+        let example = &spec[start..start + spec[start..].find("```").unwrap()];
+        let f = testfab::line_with_island();
+        let lids = LidMap::new(&f).unwrap();
+        let r = engine_by_name("minhop")
+            .unwrap()
+            .route(&f, &lids, &RouteOptions::default())
+            .unwrap();
+        let mut out = Vec::new();
+        super::write_lfts_dump(&f, &lids, &r.lfts, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        if std::env::var_os("PRINT_EXAMPLE").is_some() {
+            print!("{text}");
+        }
+        assert_eq!(text, example);
+        let entries = testfab::dump_entries(example);
+        assert_eq!(entries.len(), 16);
+        for (sw, lid, port) in entries {
+            let s = f
+                .switch_index(f.node_by_guid(crate::model::Guid(sw)).unwrap())
+                .unwrap();
+            assert_eq!(r.lfts.get(s.ix(), lid), port);
+        }
+    }
+}
