@@ -3,3 +3,4 @@
 
 pub mod ibnetdiscover;
 pub mod opensm;
+pub mod yaml;
