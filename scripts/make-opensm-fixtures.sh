@@ -89,3 +89,16 @@ run irr minhop minhop
 run irr updn updn
 awk '/^switchguid=/ { sub("switchguid=", ""); print }' "$root/irr/fabric.net" | sed -n '3p;9p' >"$root/irr/roots.guids"
 run irr updn-roots updn -a "$root/irr/roots.guids"
+
+# minhop with a guid_routing_order_file (-X): half of the host ports in
+# reverse order, a switch GUID and a GUID that matches nothing.
+python3 - "$root/ft2/fabric.net" "$root/ft2/order.guids" <<'PY'
+import sys, re
+text = open(sys.argv[1]).read()
+cas = re.findall(r"caguid=0x([0-9a-f]+)", text)
+sws = re.findall(r"switchguid=0x([0-9a-f]+)", text)
+ports = ["0x%016x" % (int(g, 16) + 1) for g in cas]
+lines = ports[::-2] + ["0x" + sws[5], "0x00000000deadbeef"]
+open(sys.argv[2], "w").write("# port GUIDs routed first (OpenSM -X)\n" + "\n".join(lines) + "\n")
+PY
+run ft2 minhop-order minhop -X "$root/ft2/order.guids"
