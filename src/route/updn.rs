@@ -190,7 +190,7 @@ impl LeastHops for UpDownTables {
 
     #[inline]
     fn on_least_path(&self, e: usize, x: usize, _least: u8) -> bool {
-        self.bits[x * self.words + e / 64] >> (e % 64) & 1 == 1
+        (self.bits[x * self.words + e / 64] >> (e % 64)) & 1 == 1
     }
 }
 
