@@ -43,7 +43,7 @@ fn random_net(seed: u64, switches: usize, radix: u8) -> String {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut free: Vec<Vec<u8>> = (0..switches).map(|_| (1..=radix).collect()).collect();
     let mut links: Vec<Vec<(u8, String, u8)>> = vec![Vec::new(); switches];
-    let mut take = |free: &mut Vec<Vec<u8>>, rng: &mut rand_chacha::ChaCha8Rng, s: usize| {
+    let take = |free: &mut Vec<Vec<u8>>, rng: &mut rand_chacha::ChaCha8Rng, s: usize| {
         let i = rng.random_range(0..free[s].len());
         free[s].swap_remove(i)
     };
@@ -71,7 +71,7 @@ fn random_net(seed: u64, switches: usize, radix: u8) -> String {
         }
     }
     let mut net = String::new();
-    let mut hca =
+    let hca =
         |net: &mut String, rng: &mut rand_chacha::ChaCha8Rng, (h, s, p): &(String, usize, u8)| {
             let guid: u64 = rng.random::<u64>() & !0xff;
             net.push_str(&format!(
