@@ -63,9 +63,12 @@ pub struct CompileArgs {
 
 /// Runs `routec compile`.
 pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
+    let mut clock = Stages::new(g.verbose > 0);
     let LoadedTopo { mut fabric, .. } = args.topo.load(g)?;
+    clock.done("parse");
     prepare_lids(&mut fabric, args.assign_lids, g)?;
     let lids = LidMap::new(&fabric)?;
+    clock.done("lids");
     let engine = route::engine_by_name(&args.engine)
         .ok_or_else(|| Error::Usage(format!("engine `{}` is not available yet", args.engine)))?;
     let opts = RouteOptions {
@@ -76,13 +79,63 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
         },
     };
     let routing = engine.route(&fabric, &lids, &opts)?;
+    clock.done("route");
     if !g.quiet {
         for n in &routing.notes {
             eprintln!("note[{}]: {}", n.code, n.message);
         }
+        report_roots(&fabric, &routing, g.verbose > 0);
     }
     write_outputs(&args, &fabric, &lids, &routing)?;
+    clock.done("emit");
     Ok(Outcome::Clean)
+}
+
+/// `-v` stage timings on stderr.
+struct Stages {
+    on: bool,
+    start: std::time::Instant,
+    last: std::time::Instant,
+}
+
+impl Stages {
+    fn new(on: bool) -> Self {
+        let now = std::time::Instant::now();
+        Stages { on, start: now, last: now }
+    }
+
+    fn done(&mut self, stage: &str) {
+        if self.on {
+            let now = std::time::Instant::now();
+            eprintln!(
+                "time: {stage:<6} {:>9.3} s (total {:.3} s)",
+                (now - self.last).as_secs_f64(),
+                (now - self.start).as_secs_f64()
+            );
+            self.last = now;
+        }
+    }
+}
+
+/// Says which up/down roots were used (all of them with `-v`).
+fn report_roots(fabric: &Fabric, routing: &route::Routing, all: bool) {
+    if routing.roots.is_empty() {
+        return;
+    }
+    let guids: Vec<String> = routing
+        .roots
+        .iter()
+        .take(if all { usize::MAX } else { 8 })
+        .map(|&s| fabric.node(fabric.switch_node(s)).guid.to_string())
+        .collect();
+    let more = routing.roots.len() - guids.len();
+    eprintln!(
+        "roots: {} of {} switches: {}{}",
+        routing.roots.len(),
+        fabric.num_switches(),
+        guids.join(" "),
+        if more > 0 { format!(" (+{more} more, -v lists all)") } else { String::new() }
+    );
 }
 
 /// Writes the outputs named by `--emit` into the output directory.
