@@ -357,7 +357,7 @@ fn lid_assignment_spec_example() {
     let yaml = &doc_blocks::fenced("formats/lid-assignment.md", "yaml")[0];
     let table = &doc_blocks::fenced("formats/lid-assignment.md", "text")[0];
     let mut f = parse_topology("lid-assignment.md", yaml).unwrap();
-    assert_eq!(routec::model::lids::assign_missing_lids(&mut f), 3);
+    assert_eq!(routec::model::lids::assign_missing_lids(&mut f).unwrap(), 3);
     let mut rows = 0;
     for line in table.lines().filter(|l| !l.starts_with('#')) {
         let w: Vec<&str> = line.split_whitespace().collect();

@@ -172,7 +172,7 @@ pub fn prepare_lids(fabric: &mut Fabric, assign: bool, g: &Global) -> Result<()>
              pass --assign-lids to give them LIDs"
         ))),
         _ => {
-            let n = lids::assign_missing_lids(fabric);
+            let n = lids::assign_missing_lids(fabric)?;
             if !g.quiet {
                 eprintln!("note: assigned {n} LIDs (formats/lid-assignment.md)");
             }

@@ -137,9 +137,10 @@ pub fn lid_state(fabric: &Fabric) -> LidState {
 /// Gives a LID (LMC 0) to every port that lacks one, deterministically:
 /// switches first in ascending node GUID order, then CA and router ports in
 /// ascending (node GUID, port number) order, each taking the lowest LID not
-/// already in use, from 1. Returns how many LIDs were assigned.
+/// already in use, from 1. Returns how many LIDs were assigned, or an error
+/// when the unicast LID space (1..=0xBFFF) runs out.
 /// This scheme is documented in `formats/lid-assignment.md`.
-pub fn assign_missing_lids(fabric: &mut Fabric) -> usize {
+pub fn assign_missing_lids(fabric: &mut Fabric) -> Result<usize, Error> {
     let mut used = vec![false; MAX_UNICAST_LID as usize + 1];
     used[0] = true;
     let mut todo = Vec::new();
@@ -156,16 +157,78 @@ pub fn assign_missing_lids(fabric: &mut Fabric) -> usize {
         }
     }
     todo.sort_unstable();
+    let free = used.iter().filter(|&&u| !u).count();
+    if todo.len() > free {
+        return Err(Error::Input(format!(
+            "{} ports need a LID but only {free} unicast LIDs are free (max LID {MAX_UNICAST_LID})",
+            todo.len()
+        )));
+    }
     let mut next = 1usize;
     let assigned = todo.len();
     for (_, _, p, n) in todo {
-        while next < used.len() && used[next] {
+        while used[next] {
             next += 1;
         }
-        let lid = next.min(MAX_UNICAST_LID as usize) as Lid;
-        let last = used.len() - 1;
-        used[next.min(last)] = true;
-        fabric.set_lid(n, p, lid, 0);
+        used[next] = true;
+        fabric.set_lid(n, p, next as Lid, 0);
     }
-    assigned
+    Ok(assigned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{FabricBuilder, Guid, NodeSpec};
+
+    /// One switch with `hosts` single-port CAs, spread over 254-port switches.
+    fn star(hosts: u32) -> Fabric {
+        let mut b = FabricBuilder::new();
+        let switches = hosts.div_ceil(254);
+        let sw: Vec<NodeIdx> = (0..switches)
+            .map(|i| {
+                b.add_node(NodeSpec::new(
+                    NodeKind::Switch,
+                    Guid(0x1_0000_0000 + i as u64),
+                    254,
+                    "s",
+                ))
+                .unwrap()
+            })
+            .collect();
+        for h in 0..hosts {
+            let ca = b
+                .add_node(NodeSpec::new(
+                    NodeKind::Ca,
+                    Guid(0x2_0000_0000 + h as u64),
+                    1,
+                    "h",
+                ))
+                .unwrap();
+            b.connect(ca, 1, sw[(h / 254) as usize], (h % 254 + 1) as u8)
+                .unwrap();
+        }
+        b.build()
+    }
+
+    #[test]
+    fn assignment_is_switches_first_then_cas_by_guid() {
+        let mut f = star(3);
+        f.set_lid(NodeIdx(2), 1, 2, 0); // the second CA keeps LID 2
+        assert_eq!(lid_state(&f), LidState::Partial { missing: 3 });
+        assert_eq!(assign_missing_lids(&mut f).unwrap(), 3);
+        let lids: Vec<Lid> = lid_ports(&f).map(|(n, p)| f.port(n, p).lid).collect();
+        assert_eq!(lids, vec![1, 3, 2, 4]);
+        assert_eq!(LidMap::new(&f).unwrap().max_lid(), 4);
+    }
+
+    #[test]
+    fn running_out_of_unicast_lids_is_an_error() {
+        let mut f = star(MAX_UNICAST_LID as u32);
+        let e = assign_missing_lids(&mut f).unwrap_err();
+        assert!(
+            e.to_string().contains("only 49151 unicast LIDs are free"),
+            "{e}"
+        );
+    }
 }
