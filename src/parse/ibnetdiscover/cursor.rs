@@ -134,7 +134,9 @@ impl<'a> Cursor<'a> {
 
     /// `"text"`: returns the text and its offset. Ids never contain `"`.
     pub fn quoted(&mut self, what: &str) -> LineResult<(&'a str, usize)> {
-        self.expect("\"", &format!("`\"` opening {what}"))?;
+        if !self.eat("\"") {
+            return Err(self.error(format!("`\"` opening {what}")));
+        }
         let start = self.pos;
         match self.rest().find('"') {
             Some(i) => {
@@ -148,10 +150,14 @@ impl<'a> Cursor<'a> {
 
     /// `[N]` with `N <= 255`, and the `[ext N]` panel port that `-g` adds.
     pub fn port_number(&mut self, what: &str) -> LineResult<(u8, usize)> {
-        self.expect("[", &format!("`[` before {what}"))?;
+        if !self.eat("[") {
+            return Err(self.error(format!("`[` before {what}")));
+        }
         let at = self.pos;
         let p = self.uint(255, what)? as u8;
-        self.expect("]", &format!("`]` after {what}"))?;
+        if !self.eat("]") {
+            return Err(self.error(format!("`]` after {what}")));
+        }
         if self.rest().starts_with("[ext") {
             self.pos += 4;
             self.ws();

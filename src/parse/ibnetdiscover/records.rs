@@ -40,6 +40,10 @@ pub struct NodeRec<'a> {
 #[derive(Debug)]
 pub struct PortRec<'a> {
     pub owner: u32,
+    /// The GUID in the peer's name (ibnetdiscover files), parsed once.
+    pub peer_guid: Option<Guid>,
+    /// The peer's node index, once names are resolved.
+    pub peer: u32,
     pub line_off: usize,
     pub line_len: usize,
     pub line: PortLine<'a>,
@@ -238,12 +242,14 @@ impl<'a> Records<'a> {
             let e = self.error(off, len, "a node header (`Switch`, `Ca`, `Rt`) before this port line", "");
             return Err(e.into());
         };
-        if !self.ibsim {
-            if p.remote_port.is_none() {
-                let e = self.error(off + p.remote_port_at, 1, "`[port]` after the peer name", "");
-                return Err(e.into());
-            }
-            if let Some(Err(())) = guid_of_name(p.remote) {
+        if !self.ibsim && p.remote_port.is_none() {
+            let e = self.error(off + p.remote_port_at, 1, "`[port]` after the peer name", "");
+            return Err(e.into());
+        }
+        let name = if self.ibsim { None } else { guid_of_name(p.remote) };
+        let peer_guid = match name {
+            Some(Ok((_, g))) => Some(g),
+            Some(Err(())) => {
                 let e = self.error(
                     off + p.remote_at + 2,
                     p.remote.len() - 2,
@@ -252,9 +258,12 @@ impl<'a> Records<'a> {
                 );
                 return Err(e.into());
             }
-        }
+            _ => None,
+        };
         self.ports.push(PortRec {
             owner,
+            peer_guid,
+            peer: u32::MAX,
             line_off: off,
             line_len: len,
             line: p,
