@@ -102,8 +102,10 @@ impl<'a> Cursor<'a> {
         self.pos += digits.len();
         match digits.parse::<u64>() {
             Ok(v) if v <= max => Ok(v),
-            _ => Err(LineError::new(start, digits.len(), format!("{what} (at most {max})"))
-                .found(format!("`{digits}`"))),
+            _ => Err(
+                LineError::new(start, digits.len(), format!("{what} (at most {max})"))
+                    .found(format!("`{digits}`")),
+            ),
         }
     }
 
@@ -123,8 +125,10 @@ impl<'a> Cursor<'a> {
                 .find(['"', '(', ')', '[', ' ', '\t'])
                 .map_or(self.line.len(), |i| start + i);
             let tok = &self.line[start..tok_end.max(start)];
-            return Err(LineError::new(start, tok.len().max(1), "a GUID (1 to 16 hex digits)")
-                .found(format!("`{tok}`")));
+            return Err(
+                LineError::new(start, tok.len().max(1), "a GUID (1 to 16 hex digits)")
+                    .found(format!("`{tok}`")),
+            );
         }
         self.pos = end;
         u64::from_str_radix(digits, 16)
@@ -143,8 +147,10 @@ impl<'a> Cursor<'a> {
                 self.pos += i + 1;
                 Ok((&self.line[start..start + i], start))
             }
-            None => Err(LineError::new(self.line.len(), 0, format!("`\"` closing {what}"))
-                .found("end of line")),
+            None => Err(
+                LineError::new(self.line.len(), 0, format!("`\"` closing {what}"))
+                    .found("end of line"),
+            ),
         }
     }
 

@@ -119,7 +119,13 @@ impl<'a> Records<'a> {
         self.current = None;
     }
 
-    pub fn error(&self, at: usize, len: usize, expected: impl Into<String>, found: impl Into<String>) -> ParseError {
+    pub fn error(
+        &self,
+        at: usize,
+        len: usize,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> ParseError {
         ParseError::at(self.file, self.text, at, len, expected, found)
     }
 
@@ -136,7 +142,12 @@ impl<'a> Records<'a> {
             Line::Port(p) => self.port(p, off, len)?,
             Line::Unsupported(what) => {
                 let e = self
-                    .error(off, len, "a topology line", format!("the ibsim `{what}` directive"))
+                    .error(
+                        off,
+                        len,
+                        "a topology line",
+                        format!("the ibsim `{what}` directive"),
+                    )
                     .with_help(format!(
                         "routec reads self-contained net files: `{what}` is not supported; \
                          expand it into plain records (see formats/ibsim-net.md)"
@@ -162,7 +173,11 @@ impl<'a> Records<'a> {
                 let slot = kind_slot(kind);
                 if self.ibsim {
                     let base = &mut self.ibsim_base[slot];
-                    *base = if relative { base.wrapping_add(value) } else { value };
+                    *base = if relative {
+                        base.wrapping_add(value)
+                    } else {
+                        value
+                    };
                 } else {
                     p.guid[slot] = Some(value);
                 }
@@ -178,14 +193,23 @@ impl<'a> Records<'a> {
         let slot = kind_slot(h.kind);
         let guid = if self.ibsim {
             let g = self.ibsim_base[slot];
-            let step = if h.kind == NodeKind::Switch { 1 } else { h.num_ports as u64 + 1 };
+            let step = if h.kind == NodeKind::Switch {
+                1
+            } else {
+                h.num_ports as u64 + 1
+            };
             self.ibsim_base[slot] = g.wrapping_add(step);
             Guid(g)
         } else {
             let from_name = match guid_of_name(h.id) {
                 Some(Ok((_, g))) => Some(g),
                 Some(Err(())) => {
-                    let e = self.error(off + h.id_at + 2, h.id.len() - 2, "a GUID (1 to 16 hex digits)", format!("`{}`", &h.id[2..]));
+                    let e = self.error(
+                        off + h.id_at + 2,
+                        h.id.len() - 2,
+                        "a GUID (1 to 16 hex digits)",
+                        format!("`{}`", &h.id[2..]),
+                    );
                     return Err(e.into());
                 }
                 None => None,
@@ -204,7 +228,12 @@ impl<'a> Records<'a> {
                 (None, Some(n)) => n,
                 (None, None) => {
                     let e = self
-                        .error(off + h.id_at, h.id.len(), "a node name like \"S-<GUID>\" or a guid= line before the record", format!("`\"{}\"`", h.id))
+                        .error(
+                            off + h.id_at,
+                            h.id.len(),
+                            "a node name like \"S-<GUID>\" or a guid= line before the record",
+                            format!("`\"{}\"`", h.id),
+                        )
                         .with_help("ibsim net files name nodes freely: use --format ibsim");
                     return Err(e.into());
                 }
@@ -225,7 +254,11 @@ impl<'a> Records<'a> {
             num_ports: h.num_ports,
             desc,
             guid,
-            port0_guid: if h.kind == NodeKind::Switch { p.port0 } else { None },
+            port0_guid: if h.kind == NodeKind::Switch {
+                p.port0
+            } else {
+                None
+            },
             vendor_id: p.vendor_id,
             device_id: p.device_id,
             sysimg_guid: p.sysimg_guid,
@@ -239,14 +272,28 @@ impl<'a> Records<'a> {
 
     fn port(&mut self, p: PortLine<'a>, off: usize, len: usize) -> Result<()> {
         let Some(owner) = self.current else {
-            let e = self.error(off, len, "a node header (`Switch`, `Ca`, `Rt`) before this port line", "");
+            let e = self.error(
+                off,
+                len,
+                "a node header (`Switch`, `Ca`, `Rt`) before this port line",
+                "",
+            );
             return Err(e.into());
         };
         if !self.ibsim && p.remote_port.is_none() {
-            let e = self.error(off + p.remote_port_at, 1, "`[port]` after the peer name", "");
+            let e = self.error(
+                off + p.remote_port_at,
+                1,
+                "`[port]` after the peer name",
+                "",
+            );
             return Err(e.into());
         }
-        let name = if self.ibsim { None } else { guid_of_name(p.remote) };
+        let name = if self.ibsim {
+            None
+        } else {
+            guid_of_name(p.remote)
+        };
         let peer_guid = match name {
             Some(Ok((_, g))) => Some(g),
             Some(Err(())) => {
