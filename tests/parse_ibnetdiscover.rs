@@ -553,3 +553,27 @@ proptest! {
         no_panic(&mutate(&lines, &ops));
     }
 }
+
+#[test]
+fn back_to_back_cas_carry_both_port_guids() {
+    // Two CAs cabled directly: each line has the local and the peer port GUID.
+    let text = "caguid=0x100\nCa\t1 \"H-0000000000000100\"\t\t# \"a\"\n\
+                [1](101) \t\"H-0000000000000200\"[1] (201) \t\t# lid 1 lmc 0 \"b\" lid 2 4xEDR\n\n\
+                caguid=0x200\nCa\t1 \"H-0000000000000200\"\t\t# \"b\"\n\
+                [1](201) \t\"H-0000000000000100\"[1] (101) \t\t# lid 2 lmc 0 \"a\" lid 1 4xEDR\n";
+    let f = parse_str(text, None, false).unwrap().fabric;
+    let a = f.node_by_guid(Guid(0x100)).unwrap();
+    assert_eq!((f.port(a, 1).guid, f.port(a, 1).lid), (Guid(0x101), 1));
+    let written = write(&f);
+    assert!(
+        written.contains(
+            "[1](101) \t\"H-0000000000000200\"[1] (201) \t\t# lid 1 lmc 0 \"b\" lid 2 4xEDR"
+        ),
+        "{written}"
+    );
+    assert_same_fabric(
+        &f,
+        &parse_str(&written, None, false).unwrap().fabric,
+        "ca-ca",
+    );
+}
