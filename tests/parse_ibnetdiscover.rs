@@ -10,7 +10,9 @@ use routec::model::{Fabric, Guid, NodeKind, Speed, Width};
 use routec::parse::{self, LoadOptions, Loaded, TopoFormat};
 
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(rel)
 }
 
 fn load(rel: &str) -> Loaded {
@@ -60,7 +62,11 @@ fn every_fixture_loads_with_the_detected_format() {
     assert!(all.len() >= 17, "{all:?}");
     for rel in all {
         let l = load(&rel);
-        let want = if rel.ends_with(".ibsim.net") { TopoFormat::Ibsim } else { TopoFormat::Ibnetdiscover };
+        let want = if rel.ends_with(".ibsim.net") {
+            TopoFormat::Ibsim
+        } else {
+            TopoFormat::Ibnetdiscover
+        };
         assert_eq!(l.format, want, "{rel}");
         assert!(l.fabric.num_nodes() > 0, "{rel}");
     }
@@ -72,29 +78,62 @@ fn hand_counted_summaries() {
     let cases: &[(&str, [usize; 9])] = &[
         // tiny: spine<->leaf x2 (bundle), leaf<->host1 x2 (bundle), leaf<->host2,
         // leaf<->router = 6 links; spine 7<->8 self-loop; LIDs 65535 (host2) and 0 (router).
-        ("ibnetdiscover/tiny.ibnetdiscover", [2, 2, 1, 6, 2, 1, 1, 2, 1]),
+        (
+            "ibnetdiscover/tiny.ibnetdiscover",
+            [2, 2, 1, 6, 2, 1, 1, 2, 1],
+        ),
         // SOURCES.md: 1 QM8700 + 1 SX6036, 13 CAs, 16 cables of which 2 are self-loops;
         // the QM8700's only end nodes are r-dcs96 HCA-1/2 (+ the SHARP node) so both are leaves.
-        ("real/ufm-lab-small.ibnetdiscover", [2, 13, 0, 14, 0, 2, 2, 0, 1]),
+        (
+            "real/ufm-lab-small.ibnetdiscover",
+            [2, 13, 0, 14, 0, 2, 2, 0, 1],
+        ),
         // 8 SX6036, 144 CAs, 192 links; 6 leaves x 2 spines = 12 bundles (47 ISLs, one missing)
         // plus one dual-port CA with both ports on one switch = 13; storage hosts on spine ib8
         // make it a leaf too (7 leaves).
-        ("real/loginoff-sx6036-2level.ibnetdiscover", [8, 144, 0, 192, 13, 0, 7, 0, 1]),
+        (
+            "real/loginoff-sx6036-2level.ibnetdiscover",
+            [8, 144, 0, 192, 13, 0, 7, 0, 1],
+        ),
         // man page: ISR9024 + SW-6IB4, 4 CAs, 7 links: ports 10/6 <-> 1/3 (bundle) and the CA
         // 0558 on ports 8 and 12 (bundle).
-        ("real/manpage-voltaire-2007.ibnetdiscover", [2, 4, 0, 7, 2, 0, 2, 0, 1]),
+        (
+            "real/manpage-voltaire-2007.ibnetdiscover",
+            [2, 4, 0, 7, 2, 0, 2, 0, 1],
+        ),
         // ibsim example: Switch1 [3],[4] <-> Switch2 (bundle), Hca1[1], Hca2[2]; no LIDs.
-        ("real/ibsim-net-example.ibsim.net", [2, 2, 0, 4, 1, 0, 1, 4, 1]),
+        (
+            "real/ibsim-net-example.ibsim.net",
+            [2, 2, 0, 4, 1, 0, 1, 4, 1],
+        ),
         // 2 switches, 2 ISLs (bundle), each 2-port CA on both ports of one switch (2 bundles).
-        ("real/ibsim-2sw2path4hca2port.ibsim.net", [2, 2, 0, 6, 3, 0, 2, 6, 1]),
+        (
+            "real/ibsim-2sw2path4hca2port.ibsim.net",
+            [2, 2, 0, 6, 3, 0, 2, 6, 1],
+        ),
         // spine, leaf-a (lid 2), leaf-b; h1 on both leaves, h2, h3: 6 links, 7 LID ports, 1 LID.
-        ("ibnetdiscover/ibsim-directives.ibsim.net", [3, 3, 0, 6, 0, 0, 2, 6, 1]),
+        (
+            "ibnetdiscover/ibsim-directives.ibsim.net",
+            [3, 3, 0, 6, 0, 0, 2, 6, 1],
+        ),
         // chassis: spine chip <-> line chip, line chip <-> node1.
-        ("ibnetdiscover/chassis-grouping.ibnetdiscover", [2, 1, 0, 2, 0, 0, 1, 0, 1]),
-        ("ibnetdiscover/fattreebuilder-style.ibnetdiscover", [1, 2, 0, 2, 0, 0, 1, 3, 1]),
-        ("ibnetdiscover/split-fabric.ibnetdiscover", [2, 2, 0, 2, 0, 0, 2, 0, 2]),
+        (
+            "ibnetdiscover/chassis-grouping.ibnetdiscover",
+            [2, 1, 0, 2, 0, 0, 1, 0, 1],
+        ),
+        (
+            "ibnetdiscover/fattreebuilder-style.ibnetdiscover",
+            [1, 2, 0, 2, 0, 0, 1, 3, 1],
+        ),
+        (
+            "ibnetdiscover/split-fabric.ibnetdiscover",
+            [2, 2, 0, 2, 0, 0, 2, 0, 2],
+        ),
         // ft16 (ibsim): 2 spines, 4 leaves x 4 hosts, each leaf 2 cables to each spine.
-        ("ibnetdiscover/show-progress-ft16.ibnetdiscover", [6, 16, 0, 32, 8, 0, 4, 0, 1]),
+        (
+            "ibnetdiscover/show-progress-ft16.ibnetdiscover",
+            [6, 16, 0, 32, 8, 0, 4, 0, 1],
+        ),
     ];
     for (rel, want) in cases {
         let s = FabricSummary::of(&load(rel).fabric);
@@ -105,7 +144,13 @@ fn hand_counted_summaries() {
 #[test]
 fn whitespace_line_end_and_extras_variants_read_as_the_reference() {
     let reference = load("ibnetdiscover/tiny.ibnetdiscover").fabric;
-    for v in ["tiny-spaces", "tiny-crlf", "tiny-putty", "tiny-full", "terminal-log-lenient"] {
+    for v in [
+        "tiny-spaces",
+        "tiny-crlf",
+        "tiny-putty",
+        "tiny-full",
+        "terminal-log-lenient",
+    ] {
         let f = load(&format!("ibnetdiscover/{v}.ibnetdiscover")).fabric;
         assert_same_fabric(&reference, &f, v);
     }
@@ -117,22 +162,37 @@ fn tiny_fields() {
     let spine = f.node_by_guid(Guid(0x10)).unwrap();
     let node = f.node(spine);
     assert_eq!(node.desc, r#"spine "A" #1"#);
-    assert_eq!((node.enhanced_port0, node.vendor_id, node.device_id), (Some(true), Some(0x2c9), Some(0xd2f0)));
+    assert_eq!(
+        (node.enhanced_port0, node.vendor_id, node.device_id),
+        (Some(true), Some(0x2c9), Some(0xd2f0))
+    );
     assert_eq!(node.sysimg_guid, Some(Guid(0x10)));
     assert_eq!(f.port(spine, 0).lid, 1);
     assert_eq!(f.peer(spine, 7).map(|p| (p.node, p.port)), Some((spine, 8)));
     let leaf = f.node_by_guid(Guid(0x20)).unwrap();
-    assert_eq!((f.node(leaf).enhanced_port0, f.node(leaf).sysimg_guid), (Some(false), None));
+    assert_eq!(
+        (f.node(leaf).enhanced_port0, f.node(leaf).sysimg_guid),
+        (Some(false), None)
+    );
     let h1 = f.node_by_guid(Guid(0x100)).unwrap();
     assert_eq!(f.node(h1).num_ports, 2);
     let p2 = f.port(h1, 2);
-    assert_eq!((p2.guid, p2.lid, p2.lmc, p2.width, p2.speed), (Guid(0x102), 4, 0, Width::X4, Speed::Hdr));
+    assert_eq!(
+        (p2.guid, p2.lid, p2.lmc, p2.width, p2.speed),
+        (Guid(0x102), 4, 0, Width::X4, Speed::Hdr)
+    );
     assert_eq!(f.port_by_guid(Guid(0x101)), Some((h1, 1)));
     let h2 = f.node_by_guid(Guid(0x200)).unwrap();
-    assert_eq!((f.port(h2, 1).lid, f.port(h2, 1).speed), (65535, Speed::Unknown));
+    assert_eq!(
+        (f.port(h2, 1).lid, f.port(h2, 1).speed),
+        (65535, Speed::Unknown)
+    );
     let rt = f.node_by_guid(Guid(0x300)).unwrap();
     assert_eq!(f.node(rt).kind, NodeKind::Router);
-    assert_eq!((f.port(rt, 1).width, f.peer(rt, 1).map(|p| p.port)), (Width::Unknown, Some(5)));
+    assert_eq!(
+        (f.port(rt, 1).width, f.peer(rt, 1).map(|p| p.port)),
+        (Width::Unknown, Some(5))
+    );
 }
 
 #[test]
@@ -145,16 +205,40 @@ fn ibsim_guids_are_allocated_as_ibsim_does() {
         .iter()
         .map(|n| (n.source_id.clone().unwrap(), n.guid.0))
         .collect();
-    let want = [("Switch1", 0x200000), ("Switch2", 0x200001), ("Hca1", 0x100000), ("Hca2", 0x100003)];
+    let want = [
+        ("Switch1", 0x200000),
+        ("Switch2", 0x200001),
+        ("Hca1", 0x100000),
+        ("Hca2", 0x100003),
+    ];
     assert_eq!(ids, want.map(|(s, g)| (s.to_string(), g)));
-    assert_eq!(f.port_by_guid(Guid(0x100005)), Some((f.node_by_guid(Guid(0x100003)).unwrap(), 2)));
+    assert_eq!(
+        f.port_by_guid(Guid(0x100005)),
+        Some((f.node_by_guid(Guid(0x100003)).unwrap(), 2))
+    );
     // Directives: switchguid=0x500 then +1 each; caguid=0x1000, h1 has 2 ports.
     let f = load("ibnetdiscover/ibsim-directives.ibsim.net").fabric;
-    let guid = |id: &str| f.nodes().iter().find(|n| n.source_id.as_deref() == Some(id)).unwrap().guid.0;
-    assert_eq!([guid("spine"), guid("leaf-a"), guid("leaf-b")], [0x500, 0x501, 0x502]);
-    assert_eq!([guid("h1"), guid("h2"), guid("h3")], [0x1000, 0x1003, 0x1005]);
+    let guid = |id: &str| {
+        f.nodes()
+            .iter()
+            .find(|n| n.source_id.as_deref() == Some(id))
+            .unwrap()
+            .guid
+            .0
+    };
+    assert_eq!(
+        [guid("spine"), guid("leaf-a"), guid("leaf-b")],
+        [0x500, 0x501, 0x502]
+    );
+    assert_eq!(
+        [guid("h1"), guid("h2"), guid("h3")],
+        [0x1000, 0x1003, 0x1005]
+    );
     let leaf_a = f.node_by_guid(Guid(0x501)).unwrap();
-    assert_eq!((f.node(leaf_a).desc.as_str(), f.port(leaf_a, 0).lid), ("leaf A", 2));
+    assert_eq!(
+        (f.node(leaf_a).desc.as_str(), f.port(leaf_a, 0).lid),
+        ("leaf A", 2)
+    );
     // `"h1"` without `[n]` is port 1; the link listed once has both ends.
     let h1 = f.node_by_guid(Guid(0x1000)).unwrap();
     assert_eq!(f.peer(h1, 1).map(|p| (p.node, p.port)), Some((leaf_a, 1)));
@@ -164,10 +248,30 @@ fn ibsim_guids_are_allocated_as_ibsim_does() {
 /// (fixture, line, column, substring of the message)
 const MALFORMED: &[(&str, usize, usize, &str)] = &[
     ("bad/asymmetric.ibnetdiscover", 8, 1, "agrees with line 3"),
-    ("bad/duplicate-guid.ibnetdiscover", 10, 1, "duplicate node GUID 0x0000000000000100"),
-    ("bad/redacted-guid.ibnetdiscover", 3, 8, "expected a GUID (1 to 16 hex digits), found `9c05<redacted>`"),
-    ("bad/truncated.ibnetdiscover", 4, 22, "expected `\"` closing the peer id, found end of line"),
-    ("bad/port-beyond-numports.ibnetdiscover", 4, 2, "a port number from 1 to 8"),
+    (
+        "bad/duplicate-guid.ibnetdiscover",
+        10,
+        1,
+        "duplicate node GUID 0x0000000000000100",
+    ),
+    (
+        "bad/redacted-guid.ibnetdiscover",
+        3,
+        8,
+        "expected a GUID (1 to 16 hex digits), found `9c05<redacted>`",
+    ),
+    (
+        "bad/truncated.ibnetdiscover",
+        4,
+        22,
+        "expected `\"` closing the peer id, found end of line",
+    ),
+    (
+        "bad/port-beyond-numports.ibnetdiscover",
+        4,
+        2,
+        "a port number from 1 to 8",
+    ),
     ("bad/include.ibsim.net", 4, 1, "ibsim `include` directive"),
     ("bad/unknown-id.ibsim.net", 3, 6, "found \"h9\""),
     ("bad/port-zero-ca.ibsim.net", 5, 2, "found port 0"),
@@ -177,7 +281,9 @@ const MALFORMED: &[(&str, usize, usize, &str)] = &[
 fn malformed_inputs_name_line_column_and_problem() {
     for &(rel, line, col, msg) in MALFORMED {
         let e = load_err(rel);
-        let routec::Error::Parse(pe) = &e else { panic!("{rel}: not a parse error: {e}") };
+        let routec::Error::Parse(pe) = &e else {
+            panic!("{rel}: not a parse error: {e}")
+        };
         assert_eq!((pe.line, pe.column), (line, col), "{rel}: {e}");
         assert!(e.to_string().contains(msg), "{rel}: {e}");
     }
@@ -191,7 +297,10 @@ fn parse_str(text: &str, format: Option<TopoFormat>, lenient: bool) -> routec::R
 fn asymmetric_error_points_at_both_copies() {
     let e = load_err("bad/asymmetric.ibnetdiscover");
     let rendered = format!("{:?}", miette::Report::new(e));
-    assert!(rendered.contains("the other copy of the link"), "{rendered}");
+    assert!(
+        rendered.contains("the other copy of the link"),
+        "{rendered}"
+    );
     assert!(rendered.contains("[1](101)"), "{rendered}");
 }
 
@@ -199,17 +308,31 @@ fn asymmetric_error_points_at_both_copies() {
 fn truncated_lines_of_other_shapes() {
     let head = "switchguid=0x10(10)\nSwitch\t8 \"S-0000000000000010\"\t\t# \"sw\" base port 0 lid 1 lmc 0\n";
     for (tail, col, msg) in [
-        ("[1]\t\"H-0000000000000100\"", 25, "`[port]` after the peer name"),
-        ("[1]\t\"H-0000000000000100\"[1](101) \t\t# \"h\" lid 3 4x", 48, "width and speed"),
+        (
+            "[1]\t\"H-0000000000000100\"",
+            25,
+            "`[port]` after the peer name",
+        ),
+        (
+            "[1]\t\"H-0000000000000100\"[1](101) \t\t# \"h\" lid 3 4x",
+            48,
+            "width and speed",
+        ),
         ("[1", 3, "`]` after the port number"),
     ] {
         let e = parse_str(&format!("{head}{tail}\n"), None, false).expect_err(tail);
-        let routec::Error::Parse(pe) = &e else { panic!() };
+        let routec::Error::Parse(pe) = &e else {
+            panic!()
+        };
         assert_eq!((pe.line, pe.column), (3, col), "{tail}: {e}");
         assert!(e.to_string().contains(msg), "{e}");
     }
     let e = parse_str("Switch\t36 \"S-00", None, false).unwrap_err();
-    assert!(e.to_string().contains("t:1:16: expected `\"` closing the node id"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("t:1:16: expected `\"` closing the node id"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -220,29 +343,47 @@ fn links_listed_once_in_ibnetdiscover_warn_and_unrecorded_peers_are_built() {
                 switchguid=0x20(20)\nSwitch\t8 \"S-0000000000000020\"\t\t# \"other\" base port 0 lid 9 lmc 0\n";
     let l = parse_str(text, None, false).unwrap();
     assert_eq!(l.warnings.len(), 2, "{:?}", l.warnings);
-    assert!(l.warnings[0].contains("1 node(s) have no record"), "{:?}", l.warnings);
-    assert!(l.warnings[1].contains("listed from the other end only (first: \"S-0000000000000020\"[3])"));
+    assert!(
+        l.warnings[0].contains("1 node(s) have no record"),
+        "{:?}",
+        l.warnings
+    );
+    assert!(
+        l.warnings[1].contains("listed from the other end only (first: \"S-0000000000000020\"[3])")
+    );
     let f = &l.fabric;
     let h = f.node_by_guid(Guid(0x100)).unwrap();
-    assert_eq!((f.node(h).kind, f.node(h).desc.as_str()), (NodeKind::Ca, "host"));
+    assert_eq!(
+        (f.node(h).kind, f.node(h).desc.as_str()),
+        (NodeKind::Ca, "host")
+    );
     assert_eq!((f.port(h, 1).guid, f.port(h, 1).lid), (Guid(0x101), 7));
 }
 
 #[test]
 fn strict_rejects_and_lenient_counts_foreign_lines() {
     let e = load_err("ibnetdiscover/terminal-log-lenient.ibnetdiscover");
-    assert!(e.to_string().contains(":1:1: expected a node header"), "{e}");
+    assert!(
+        e.to_string().contains(":1:1: expected a node header"),
+        "{e}"
+    );
     let l = load("ibnetdiscover/terminal-log-lenient.ibnetdiscover");
     assert_eq!(l.warnings.len(), 4, "{:?}", l.warnings);
     assert!(l.warnings[0].contains(":1: skipped unrecognised line `admin@login01"));
     let many = "junk\n".repeat(8);
     let l = parse_str(&many, Some(TopoFormat::Ibnetdiscover), true).unwrap();
-    assert_eq!(l.warnings.last().unwrap(), "t: skipped 8 unrecognised lines in all (--lenient)");
+    assert_eq!(
+        l.warnings.last().unwrap(),
+        "t: skipped 8 unrecognised lines in all (--lenient)"
+    );
 }
 
 #[test]
 fn detection_rules() {
-    assert_eq!(parse::detect_format("switches:\n  - name: s1\n"), TopoFormat::Yaml);
+    assert_eq!(
+        parse::detect_format("switches:\n  - name: s1\n"),
+        TopoFormat::Yaml
+    );
     let tiny = std::fs::read_to_string(fixture("ibnetdiscover/tiny.ibnetdiscover")).unwrap();
     assert_eq!(parse::detect_format(&tiny), TopoFormat::Ibnetdiscover);
     let ex = std::fs::read_to_string(fixture("real/ibsim-net-example.ibsim.net")).unwrap();
@@ -255,10 +396,20 @@ fn assert_same_fabric(a: &Fabric, b: &Fabric, what: &str) {
     assert_eq!(a.num_nodes(), b.num_nodes(), "{what}");
     for n in a.node_indices() {
         let na = a.node(n);
-        let m = b.node_by_guid(na.guid).unwrap_or_else(|| panic!("{what}: {} missing", na.guid));
+        let m = b
+            .node_by_guid(na.guid)
+            .unwrap_or_else(|| panic!("{what}: {} missing", na.guid));
         let nb = b.node(m);
         let key = |x: &routec::model::Node| {
-            (x.kind, x.num_ports, x.desc.clone(), x.sysimg_guid, x.vendor_id, x.device_id, x.enhanced_port0)
+            (
+                x.kind,
+                x.num_ports,
+                x.desc.clone(),
+                x.sysimg_guid,
+                x.vendor_id,
+                x.device_id,
+                x.enhanced_port0,
+            )
         };
         assert_eq!(key(na), key(nb), "{what}: node {}", na.guid);
         for (p, (pa, pb)) in a.ports(n).iter().zip(b.ports(m)).enumerate() {
@@ -305,10 +456,16 @@ fn writer_layout_snapshot() {
 fn spec_examples_parse() {
     let mut seen = 0;
     for (doc, tag, format) in [
-        ("ibnetdiscover.md", "```ibnetdiscover", TopoFormat::Ibnetdiscover),
+        (
+            "ibnetdiscover.md",
+            "```ibnetdiscover",
+            TopoFormat::Ibnetdiscover,
+        ),
         ("ibsim-net.md", "```ibsim", TopoFormat::Ibsim),
     ] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("formats").join(doc);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("formats")
+            .join(doc);
         let md = std::fs::read_to_string(&path).unwrap();
         let mut rest = md.as_str();
         while let Some(i) = rest.find(tag) {
@@ -350,7 +507,10 @@ fn mutate(lines: &[&str], ops: &[(u8, usize, usize, u8)]) -> String {
             }
             _ => {
                 let cut = j % (v[i].len() + 1);
-                let cut = (0..=cut).rev().find(|&c| v[i].is_char_boundary(c)).unwrap_or(0);
+                let cut = (0..=cut)
+                    .rev()
+                    .find(|&c| v[i].is_char_boundary(c))
+                    .unwrap_or(0);
                 v[i].truncate(cut);
             }
         }
@@ -359,7 +519,11 @@ fn mutate(lines: &[&str], ops: &[(u8, usize, usize, u8)]) -> String {
 }
 
 fn no_panic(text: &str) {
-    for format in [None, Some(TopoFormat::Ibnetdiscover), Some(TopoFormat::Ibsim)] {
+    for format in [
+        None,
+        Some(TopoFormat::Ibnetdiscover),
+        Some(TopoFormat::Ibsim),
+    ] {
         for lenient in [false, true] {
             if let Ok(l) = parse_str(text, format, lenient) {
                 let _ = FabricSummary::of(&l.fabric);
@@ -388,4 +552,28 @@ proptest! {
         let lines: Vec<&str> = text.lines().collect();
         no_panic(&mutate(&lines, &ops));
     }
+}
+
+#[test]
+fn back_to_back_cas_carry_both_port_guids() {
+    // Two CAs cabled directly: each line has the local and the peer port GUID.
+    let text = "caguid=0x100\nCa\t1 \"H-0000000000000100\"\t\t# \"a\"\n\
+                [1](101) \t\"H-0000000000000200\"[1] (201) \t\t# lid 1 lmc 0 \"b\" lid 2 4xEDR\n\n\
+                caguid=0x200\nCa\t1 \"H-0000000000000200\"\t\t# \"b\"\n\
+                [1](201) \t\"H-0000000000000100\"[1] (101) \t\t# lid 2 lmc 0 \"a\" lid 1 4xEDR\n";
+    let f = parse_str(text, None, false).unwrap().fabric;
+    let a = f.node_by_guid(Guid(0x100)).unwrap();
+    assert_eq!((f.port(a, 1).guid, f.port(a, 1).lid), (Guid(0x101), 1));
+    let written = write(&f);
+    assert!(
+        written.contains(
+            "[1](101) \t\"H-0000000000000200\"[1] (201) \t\t# lid 1 lmc 0 \"b\" lid 2 4xEDR"
+        ),
+        "{written}"
+    );
+    assert_same_fabric(
+        &f,
+        &parse_str(&written, None, false).unwrap().fabric,
+        "ca-ca",
+    );
 }

@@ -26,7 +26,8 @@ pub fn run(args: InfoArgs, g: &Global) -> crate::Result<Outcome> {
     let topo = args.topo.load(g)?;
     let summary = FabricSummary::of(&topo.fabric);
     let out = if args.json {
-        let mut s = serde_json::to_string_pretty(&summary).map_err(|e| Error::Input(e.to_string()))?;
+        let mut s =
+            serde_json::to_string_pretty(&summary).map_err(|e| Error::Input(e.to_string()))?;
         s.push('\n');
         s
     } else {
@@ -60,9 +61,17 @@ pub fn render_text(s: &FabricSummary) -> String {
     let _ = writeln!(o, "leaves          {}", s.leaves);
     let _ = writeln!(o, "switch ranks    {}", histogram(&s.switch_ranks, "rank"));
     if s.unranked_switches > 0 {
-        let _ = writeln!(o, "                {} switch(es) reach no leaf", s.unranked_switches);
+        let _ = writeln!(
+            o,
+            "                {} switch(es) reach no leaf",
+            s.unranked_switches
+        );
     }
-    let _ = writeln!(o, "hosts per leaf  {}", histogram(&s.hosts_per_leaf, "hosts"));
+    let _ = writeln!(
+        o,
+        "hosts per leaf  {}",
+        histogram(&s.hosts_per_leaf, "hosts")
+    );
     let _ = writeln!(
         o,
         "LIDs            {} of {} ports unassigned",
@@ -70,7 +79,10 @@ pub fn render_text(s: &FabricSummary) -> String {
     );
     let split = if s.components > 1 {
         let sizes: Vec<String> = s.component_sizes.iter().map(|c| c.to_string()).collect();
-        format!(" -- SPLIT FABRIC, nodes per component: {}", sizes.join(", "))
+        format!(
+            " -- SPLIT FABRIC, nodes per component: {}",
+            sizes.join(", ")
+        )
     } else {
         String::new()
     };

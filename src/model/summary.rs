@@ -121,10 +121,18 @@ mod tests {
     #[test]
     fn counts_parallel_self_loops_and_components() {
         let mut b = FabricBuilder::new();
-        let s1 = b.add_node(NodeSpec::new(NodeKind::Switch, Guid(1), 8, "s1")).unwrap();
-        let s2 = b.add_node(NodeSpec::new(NodeKind::Switch, Guid(2), 8, "s2")).unwrap();
-        let h = b.add_node(NodeSpec::new(NodeKind::Ca, Guid(10), 1, "h")).unwrap();
-        let lone = b.add_node(NodeSpec::new(NodeKind::Ca, Guid(20), 1, "lone")).unwrap();
+        let s1 = b
+            .add_node(NodeSpec::new(NodeKind::Switch, Guid(1), 8, "s1"))
+            .unwrap();
+        let s2 = b
+            .add_node(NodeSpec::new(NodeKind::Switch, Guid(2), 8, "s2"))
+            .unwrap();
+        let h = b
+            .add_node(NodeSpec::new(NodeKind::Ca, Guid(10), 1, "h"))
+            .unwrap();
+        let lone = b
+            .add_node(NodeSpec::new(NodeKind::Ca, Guid(20), 1, "lone"))
+            .unwrap();
         b.connect(s1, 1, s2, 1).unwrap();
         b.connect(s1, 2, s2, 2).unwrap();
         b.connect(s2, 5, s2, 6).unwrap();
@@ -136,7 +144,10 @@ mod tests {
         assert_eq!((s.links, s.switch_links, s.self_loops), (3, 2, 1));
         assert_eq!((s.parallel_bundles, s.parallel_links), (1, 2));
         assert_eq!(s.switch_ranks, BTreeMap::from([(0, 1), (1, 1)]));
-        assert_eq!((s.leaves, s.hosts_per_leaf.clone()), (1, BTreeMap::from([(1, 1)])));
+        assert_eq!(
+            (s.leaves, s.hosts_per_leaf.clone()),
+            (1, BTreeMap::from([(1, 1)]))
+        );
         // s1, s2 port 0 and h port 1 need LIDs; only h has one.
         assert_eq!((s.lid_ports, s.unassigned_lids), (3, 2));
         assert_eq!((s.components, s.component_sizes), (2, vec![3, 1]));
