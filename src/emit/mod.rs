@@ -2,3 +2,4 @@
 //! `formats/`.
 
 pub mod opensm;
+pub mod mcfdbs;

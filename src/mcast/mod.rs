@@ -14,6 +14,7 @@ pub mod fctb;
 pub mod groups;
 pub mod mcfdbs_read;
 pub mod merge;
+pub mod outputs;
 pub mod mft;
 pub mod pattern;
 pub mod policy;
