@@ -33,7 +33,10 @@ pub struct McastArgs {
 pub fn run(args: McastArgs, g: &Global) -> crate::Result<Outcome> {
     let topo = args.topo.load(g)?;
     let groups = load_groups(&args.groups, &topo.fabric)?;
-    let mut cfg = McastConfig { rebuild_merged: args.rebuild_merged, ..McastConfig::default() };
+    let mut cfg = McastConfig {
+        rebuild_merged: args.rebuild_merged,
+        ..McastConfig::default()
+    };
     if let Some(n) = args.mft_size {
         if n == 0 {
             return Err(crate::Error::Usage("--mft-size must be at least 1".into()));
@@ -61,5 +64,9 @@ pub fn run(args: McastArgs, g: &Global) -> crate::Result<Outcome> {
             eprintln!("finding: {f}");
         }
     }
-    Ok(if report.check.findings.is_empty() { Outcome::Clean } else { Outcome::Findings })
+    Ok(if report.check.findings.is_empty() {
+        Outcome::Clean
+    } else {
+        Outcome::Findings
+    })
 }

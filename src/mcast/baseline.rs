@@ -24,7 +24,11 @@ pub struct BaselineSummary {
 }
 
 /// Routes every group as OpenSM would and measures it.
-pub fn opensm_baseline(fabric: &Fabric, graph: &SwitchGraph, groups: &[McastGroup]) -> BaselineSummary {
+pub fn opensm_baseline(
+    fabric: &Fabric,
+    graph: &SwitchGraph,
+    groups: &[McastGroup],
+) -> BaselineSummary {
     let mut order: Vec<SwIdx> = (0..graph.num_switches() as u32).map(SwIdx).collect();
     order.sort_by_key(|&s| fabric.node(fabric.switch_node(s)).guid.opensm_key());
     let mut efi = vec![0u32; graph.num_port_slots()];
@@ -32,8 +36,13 @@ pub fn opensm_baseline(fabric: &Fabric, graph: &SwitchGraph, groups: &[McastGrou
     let mut max_height = 0;
     for g in groups {
         let ecc = eccentricities(graph, &g.members);
-        let Some(root) = order.iter().copied().reduce(|best, s| if ecc[s.ix()] < ecc[best.ix()] { s } else { best })
-        else {
+        let Some(root) = order.iter().copied().reduce(|best, s| {
+            if ecc[s.ix()] < ecc[best.ix()] {
+                s
+            } else {
+                best
+            }
+        }) else {
             continue;
         };
         max_height = max_height.max(ecc[root.ix()] as u32);
@@ -42,7 +51,11 @@ pub fn opensm_baseline(fabric: &Fabric, graph: &SwitchGraph, groups: &[McastGrou
             let mut u = root;
             while u != leaf {
                 let h = graph.hops(u, leaf);
-                let Some(a) = graph.neighbours(u).iter().find(|a| graph.hops(a.peer, leaf) + 1 == h) else {
+                let Some(a) = graph
+                    .neighbours(u)
+                    .iter()
+                    .find(|a| graph.hops(a.peer, leaf) + 1 == h)
+                else {
                     break;
                 };
                 used.push(graph.port_slot(u, a.port));

@@ -20,8 +20,16 @@ pub struct GroupColour {
 }
 
 /// Writes the colour table of `result` (groups in input order).
-pub fn write_colours(fabric: &Fabric, groups: &[McastGroup], result: &McastResult, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "# routec mcast colours: NAME MLID tree= root= switches= height= groups= [was=]")?;
+pub fn write_colours(
+    fabric: &Fabric,
+    groups: &[McastGroup],
+    result: &McastResult,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "# routec mcast colours: NAME MLID tree= root= switches= height= groups= [was=]"
+    )?;
     for (g, group) in groups.iter().enumerate() {
         let id = result.group_tree[g];
         let tree = &result.state.trees[id as usize];
@@ -54,10 +62,17 @@ pub fn parse_colours(file: &str, text: &str) -> Result<Vec<GroupColour>> {
         offset += line.len();
         let body = line.split('#').next().unwrap_or("");
         let mut toks = tokens(body);
-        let Some((_, name)) = toks.next() else { continue };
-        let err = |at: usize, len: usize, what: &str| ParseError::at(file, text, start + at, len, what, "");
-        let (at, mlid_tok) = toks.next().ok_or_else(|| err(body.trim_end().len(), 0, "an MLID (0xc000..0xfffe)"))?;
-        let mlid = parse_mlid(mlid_tok).ok_or_else(|| err(at, mlid_tok.len(), "an MLID (0xc000..0xfffe)"))?;
+        let Some((_, name)) = toks.next() else {
+            continue;
+        };
+        let err = |at: usize, len: usize, what: &str| {
+            ParseError::at(file, text, start + at, len, what, "")
+        };
+        let (at, mlid_tok) = toks
+            .next()
+            .ok_or_else(|| err(body.trim_end().len(), 0, "an MLID (0xc000..0xfffe)"))?;
+        let mlid = parse_mlid(mlid_tok)
+            .ok_or_else(|| err(at, mlid_tok.len(), "an MLID (0xc000..0xfffe)"))?;
         let mut tree = None;
         for (at, tok) in toks {
             if let Some(t) = tok.strip_prefix("tree=") {
@@ -65,14 +80,19 @@ pub fn parse_colours(file: &str, text: &str) -> Result<Vec<GroupColour>> {
             }
         }
         let tree = tree.ok_or_else(|| err(0, body.trim_end().len(), "a tree=<number> field"))?;
-        v.push(GroupColour { name: name.to_string(), mlid, tree });
+        v.push(GroupColour {
+            name: name.to_string(),
+            mlid,
+            tree,
+        });
     }
     Ok(v)
 }
 
 /// Whitespace-separated tokens with their byte offsets.
 pub fn tokens(s: &str) -> impl Iterator<Item = (usize, &str)> {
-    s.split_ascii_whitespace().map(move |t| (t.as_ptr() as usize - s.as_ptr() as usize, t))
+    s.split_ascii_whitespace()
+        .map(move |t| (t.as_ptr() as usize - s.as_ptr() as usize, t))
 }
 
 /// A multicast LID `0xC000..=0xFFFE`, any case.

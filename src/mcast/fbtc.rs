@@ -28,7 +28,11 @@ pub fn fbtc(
     for root in order_by_load(state, &cands.roots) {
         let nodes = build_bottom_up(graph, state, members, root, scratch);
         if let Some(colour) = state.first_free_colour(&nodes, &mut scratch.used) {
-            return Some(Placed { root, colour, nodes });
+            return Some(Placed {
+                root,
+                colour,
+                nodes,
+            });
         }
     }
     None

@@ -28,7 +28,13 @@ impl Member {
             .port_by_guid(guid)
             .ok_or_else(|| format!("no port has GUID {guid}"))?;
         if let Some(sw) = fabric.switch_index(node) {
-            return Ok(Member { node, port: 0, leaf: sw, leaf_port: 0, extra: 0 });
+            return Ok(Member {
+                node,
+                port: 0,
+                leaf: sw,
+                leaf_port: 0,
+                extra: 0,
+            });
         }
         let peer = fabric
             .peer(node, port)
@@ -36,7 +42,13 @@ impl Member {
         let leaf = fabric
             .switch_index(peer.node)
             .ok_or_else(|| format!("port {guid} is not cabled to a switch"))?;
-        Ok(Member { node, port, leaf, leaf_port: peer.port, extra: 1 })
+        Ok(Member {
+            node,
+            port,
+            leaf,
+            leaf_port: peer.port,
+            extra: 1,
+        })
     }
 
     /// The port GUID of this member.
@@ -61,6 +73,10 @@ impl McastGroup {
     pub fn new(name: impl Into<String>, mlid: Option<u16>, mut members: Vec<Member>) -> Self {
         members.sort_unstable();
         members.dedup();
-        McastGroup { name: name.into(), mlid, members }
+        McastGroup {
+            name: name.into(),
+            mlid,
+            members,
+        }
     }
 }

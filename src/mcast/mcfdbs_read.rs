@@ -16,20 +16,33 @@ pub fn parse_mcfdbs(file: &str, text: &str, fabric: &Fabric) -> Result<Mfts> {
         let start = offset;
         offset += line.len();
         let body = line.trim_end();
-        let err = |at: usize, len: usize, what: &str| ParseError::at(file, text, start + at, len, what, "");
+        let err = |at: usize, len: usize, what: &str| {
+            ParseError::at(file, text, start + at, len, what, "")
+        };
         let mut toks = tokens(body);
-        let Some((at, first)) = toks.next() else { continue };
+        let Some((at, first)) = toks.next() else {
+            continue;
+        };
         match first {
             "Switch" => {
-                let (gat, g) = toks.next().ok_or_else(|| err(body.len(), 0, "a switch GUID"))?;
+                let (gat, g) = toks
+                    .next()
+                    .ok_or_else(|| err(body.len(), 0, "a switch GUID"))?;
                 let guid = Guid::parse(g).ok_or_else(|| err(gat, g.len(), "a switch GUID"))?;
-                let sw = fabric.node_by_guid(guid).and_then(|n| fabric.switch_index(n));
-                current = Some(sw.ok_or_else(|| err(gat, g.len(), "the GUID of a switch of the topology"))?);
+                let sw = fabric
+                    .node_by_guid(guid)
+                    .and_then(|n| fabric.switch_index(n));
+                current =
+                    Some(sw.ok_or_else(|| {
+                        err(gat, g.len(), "the GUID of a switch of the topology")
+                    })?);
             }
             "LID" => {}
             _ => {
-                let sw = current.ok_or_else(|| err(at, first.len(), "`Switch 0x<guid>` before MFT rows"))?;
-                let mlid = parse_mlid(first).ok_or_else(|| err(at, first.len(), "an MLID (0xC000..0xFFFE)"))?;
+                let sw = current
+                    .ok_or_else(|| err(at, first.len(), "`Switch 0x<guid>` before MFT rows"))?;
+                let mlid = parse_mlid(first)
+                    .ok_or_else(|| err(at, first.len(), "an MLID (0xC000..0xFFFE)"))?;
                 let (cat, colon) = toks.next().ok_or_else(|| err(body.len(), 0, "`:`"))?;
                 if colon != ":" {
                     return Err(err(cat, colon.len(), "`:`").into());

@@ -41,7 +41,11 @@ fn exact_distance(graph: &SwitchGraph, group: &[Member], tree: &[Member], lower:
             if tree.binary_search(a).is_ok() {
                 0
             } else {
-                leaves.iter().map(|t| member_distance(graph, a, t)).min().unwrap_or(0)
+                leaves
+                    .iter()
+                    .map(|t| member_distance(graph, a, t))
+                    .min()
+                    .unwrap_or(0)
             }
         })
         .sum();
@@ -124,9 +128,20 @@ pub fn merge(
     let colour = state.trees[first as usize].colour;
     let mut own = vec![first];
     let mut members = union(group, &state.trees[first as usize].members);
-    while !connected_in(graph, Avail { state, colour, own: &own }, &members, scratch) {
+    while !connected_in(
+        graph,
+        Avail {
+            state,
+            colour,
+            own: &own,
+        },
+        &members,
+        scratch,
+    ) {
         let cands = candidate_roots(graph, &members)?;
-        let root = *order_by_load(state, &cands.roots).first().or(cands.roots.first())?;
+        let root = *order_by_load(state, &cands.roots)
+            .first()
+            .or(cands.roots.first())?;
         let temp = build_bottom_up(graph, state, &members, root, scratch);
         let before = own.len();
         for n in &temp {
@@ -140,7 +155,11 @@ pub fn merge(
             return None;
         }
     }
-    let avail = Avail { state, colour, own: &own };
+    let avail = Avail {
+        state,
+        colour,
+        own: &own,
+    };
     let ecc_c = eccentricities_in(graph, avail, &members, scratch);
     let ecc_g = eccentricities(graph, &members);
     let root = (0..graph.num_switches())
@@ -150,5 +169,13 @@ pub fn merge(
     let keep: &[TreeId] = if keep_old { &own } else { &[] };
     let nodes = build_dijkstra(graph, avail, root, &members, keep)?;
     own.sort_unstable();
-    Some(Merged { placed: Placed { root, colour, nodes }, absorbed: own, members })
+    Some(Merged {
+        placed: Placed {
+            root,
+            colour,
+            nodes,
+        },
+        absorbed: own,
+        members,
+    })
 }

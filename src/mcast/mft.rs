@@ -46,7 +46,9 @@ pub struct Mfts {
 impl Mfts {
     /// Empty tables for `num_switches` switches.
     pub fn new(num_switches: usize) -> Self {
-        Mfts { rows: vec![Vec::new(); num_switches] }
+        Mfts {
+            rows: vec![Vec::new(); num_switches],
+        }
     }
 
     /// The tables of a multicast run.
@@ -54,8 +56,11 @@ impl Mfts {
         let mut mfts = Mfts::new(fabric.num_switches());
         for tree in result.state.trees.iter().filter(|t| t.alive) {
             let mlid = MLID_BASE + tree.colour;
-            let mut masks: Vec<(SwIdx, PortMask)> =
-                tree.nodes.iter().map(|n| (n.sw, PortMask::default())).collect();
+            let mut masks: Vec<(SwIdx, PortMask)> = tree
+                .nodes
+                .iter()
+                .map(|n| (n.sw, PortMask::default()))
+                .collect();
             let pos = |masks: &[(SwIdx, PortMask)], s: SwIdx| masks.iter().position(|m| m.0 == s);
             for n in &tree.nodes {
                 if let Some((p, parent, pp)) = n.up {
@@ -76,7 +81,9 @@ impl Mfts {
                 mfts.rows[s.ix()].push((mlid, mask));
             }
         }
-        mfts.rows.iter_mut().for_each(|r| r.sort_unstable_by_key(|e| e.0));
+        mfts.rows
+            .iter_mut()
+            .for_each(|r| r.sort_unstable_by_key(|e| e.0));
         mfts
     }
 
@@ -97,7 +104,9 @@ impl Mfts {
     /// The mask of `mlid` on switch `s`.
     pub fn get(&self, s: SwIdx, mlid: u16) -> Option<&PortMask> {
         let row = &self.rows[s.ix()];
-        row.binary_search_by_key(&mlid, |e| e.0).ok().map(|i| &row[i].1)
+        row.binary_search_by_key(&mlid, |e| e.0)
+            .ok()
+            .map(|i| &row[i].1)
     }
 
     /// Number of switches.

@@ -31,18 +31,34 @@ pub fn group_colours(groups: &[McastGroup], result: &McastResult) -> Vec<GroupCo
     groups
         .iter()
         .enumerate()
-        .map(|(g, group)| GroupColour { name: group.name.clone(), mlid: result.mlid(g), tree: result.group_tree[g] })
+        .map(|(g, group)| GroupColour {
+            name: group.name.clone(),
+            mlid: result.mlid(g),
+            tree: result.group_tree[g],
+        })
         .collect()
 }
 
 /// Computes the MFTs of `result`, verifies them and writes the three files.
-pub fn write_outputs(fabric: &Fabric, groups: &[McastGroup], result: &McastResult, outdir: &Path) -> Result<McastReport> {
+pub fn write_outputs(
+    fabric: &Fabric,
+    groups: &[McastGroup],
+    result: &McastResult,
+    outdir: &Path,
+) -> Result<McastReport> {
     std::fs::create_dir_all(outdir).map_err(|e| crate::Error::io(outdir, e))?;
     let mfts = Mfts::from_result(fabric, result);
     let check = verify_mfts(fabric, &mfts, groups, &group_colours(groups, result));
-    write_atomic(&outdir.join("opensm.mcfdbs"), |w| crate::emit::mcfdbs::write_mcfdbs(fabric, &mfts, w))?;
-    write_atomic(&outdir.join("mcast-colors.txt"), |w| write_colours(fabric, groups, result, w))?;
-    let report = McastReport { summary: McastSummary::of(result), check };
+    write_atomic(&outdir.join("opensm.mcfdbs"), |w| {
+        crate::emit::mcfdbs::write_mcfdbs(fabric, &mfts, w)
+    })?;
+    write_atomic(&outdir.join("mcast-colors.txt"), |w| {
+        write_colours(fabric, groups, result, w)
+    })?;
+    let report = McastReport {
+        summary: McastSummary::of(result),
+        check,
+    };
     write_atomic(&outdir.join("mcast.json"), |w| {
         serde_json::to_writer_pretty(&mut *w, &report)?;
         writeln!(w)

@@ -3,8 +3,8 @@
 //! `r` runs on node `r / procs_per_node`, nodes taken in node order:
 //! end ports sorted by (leaf switch GUID, leaf port).
 
-use rand::seq::index::sample;
 use rand::SeedableRng;
+use rand::seq::index::sample;
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::{Error, Result};
@@ -31,7 +31,9 @@ pub fn node_order(fabric: &Fabric) -> Vec<Member> {
         .flat_map(|n| (1..=fabric.node(n).num_ports).map(move |p| (n, p)))
         .filter_map(|(n, p)| {
             let g = fabric.port(n, p).guid;
-            (g != Guid(0)).then(|| Member::resolve(fabric, g).ok()).flatten()
+            (g != Guid(0))
+                .then(|| Member::resolve(fabric, g).ok())
+                .flatten()
         })
         .collect();
     v.sort_by_key(|m| (fabric.node(fabric.switch_node(m.leaf)).guid, m.leaf_port));
@@ -40,13 +42,25 @@ pub fn node_order(fabric: &Fabric) -> Vec<Member> {
 
 /// Parses `AxB` or `AxBxC`.
 pub fn parse_dims(s: &str) -> Result<Vec<usize>> {
-    let dims: Option<Vec<usize>> = s.split(['x', 'X']).map(|d| d.trim().parse().ok().filter(|&v| v > 0)).collect();
-    dims.filter(|d| (2..=3).contains(&d.len()))
-        .ok_or_else(|| Error::Usage(format!("--dims {s}: expected AxB or AxBxC with positive integers")))
+    let dims: Option<Vec<usize>> = s
+        .split(['x', 'X'])
+        .map(|d| d.trim().parse().ok().filter(|&v| v > 0))
+        .collect();
+    dims.filter(|d| (2..=3).contains(&d.len())).ok_or_else(|| {
+        Error::Usage(format!(
+            "--dims {s}: expected AxB or AxBxC with positive integers"
+        ))
+    })
 }
 
 /// Generates the groups of `pattern`.
-pub fn generate(fabric: &Fabric, pattern: Pattern, dims: &[usize], procs_per_node: u32, seed: u64) -> Result<Vec<McastGroup>> {
+pub fn generate(
+    fabric: &Fabric,
+    pattern: Pattern,
+    dims: &[usize],
+    procs_per_node: u32,
+    seed: u64,
+) -> Result<Vec<McastGroup>> {
     let nodes = node_order(fabric);
     let k = procs_per_node.max(1) as usize;
     let need = |procs: usize| -> Result<()> {
@@ -59,7 +73,9 @@ pub fn generate(fabric: &Fabric, pattern: Pattern, dims: &[usize], procs_per_nod
         Ok(())
     };
     let host = |rank: usize| nodes[rank / k];
-    let line = |name: String, ranks: &mut dyn Iterator<Item = usize>| McastGroup::new(name, None, ranks.map(host).collect());
+    let line = |name: String, ranks: &mut dyn Iterator<Item = usize>| {
+        McastGroup::new(name, None, ranks.map(host).collect())
+    };
     match (pattern, dims) {
         (Pattern::Grid2d, &[a, b]) => {
             need(a * b)?;
@@ -90,13 +106,28 @@ pub fn generate(fabric: &Fabric, pattern: Pattern, dims: &[usize], procs_per_nod
         }
         (Pattern::Random, &[g, s]) => {
             if s > nodes.len() {
-                return Err(Error::Usage(format!("groups of {s} do not fit on {} nodes", nodes.len())));
+                return Err(Error::Usage(format!(
+                    "groups of {s} do not fit on {} nodes",
+                    nodes.len()
+                )));
             }
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             Ok((0..g)
-                .map(|i| McastGroup::new(format!("rand.{i}"), None, sample(&mut rng, nodes.len(), s).into_iter().map(|j| nodes[j]).collect()))
+                .map(|i| {
+                    McastGroup::new(
+                        format!("rand.{i}"),
+                        None,
+                        sample(&mut rng, nodes.len(), s)
+                            .into_iter()
+                            .map(|j| nodes[j])
+                            .collect(),
+                    )
+                })
                 .collect())
         }
-        _ => Err(Error::Usage(format!("{pattern:?} takes {} dimensions", if pattern == Pattern::Grid3d { 3 } else { 2 }))),
+        _ => Err(Error::Usage(format!(
+            "{pattern:?} takes {} dimensions",
+            if pattern == Pattern::Grid3d { 3 } else { 2 }
+        ))),
     }
 }

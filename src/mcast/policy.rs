@@ -34,7 +34,10 @@ pub struct McastConfig {
 
 impl Default for McastConfig {
     fn default() -> Self {
-        McastConfig { mft_size: MAX_COLOURS, rebuild_merged: false }
+        McastConfig {
+            mft_size: MAX_COLOURS,
+            rebuild_merged: false,
+        }
     }
 }
 
@@ -67,15 +70,20 @@ enum Mode {
 pub fn assign(fabric: &Fabric, groups: &[McastGroup], cfg: McastConfig) -> Result<McastResult> {
     let graph = SwitchGraph::new(fabric);
     let mft_size = cfg.mft_size.clamp(1, MAX_COLOURS);
-    let cands: Vec<Option<Candidates>> =
-        groups.par_iter().map(|g| candidate_roots(&graph, &g.members)).collect();
+    let cands: Vec<Option<Candidates>> = groups
+        .par_iter()
+        .map(|g| candidate_roots(&graph, &g.members))
+        .collect();
     let mut state = ColourState::new(&graph, mft_size);
     let mut scratch = Scratch::new(graph.num_switches());
     let mut mode = Mode::Fbtc;
     let mut merges = 0;
     for (gi, (group, cand)) in groups.iter().zip(&cands).enumerate() {
         let cand = cand.as_ref().ok_or_else(|| {
-            Error::Input(format!("multicast group {}: its members are not connected to each other", group.name))
+            Error::Input(format!(
+                "multicast group {}: its members are not connected to each other",
+                group.name
+            ))
         })?;
         let placed = match mode {
             Mode::Fbtc => {
@@ -101,11 +109,19 @@ pub fn assign(fabric: &Fabric, groups: &[McastGroup], cfg: McastConfig) -> Resul
                 state.commit(&graph, tree);
             }
             None => {
-                let m = merge(&graph, &state, &group.members, !cfg.rebuild_merged, &mut scratch).ok_or_else(|| {
-                    Error::Route {
-                        message: format!("multicast group {}: no colour fits and no tree can absorb it", group.name),
-                        help: Some("raise --mft-size".into()),
-                    }
+                let m = merge(
+                    &graph,
+                    &state,
+                    &group.members,
+                    !cfg.rebuild_merged,
+                    &mut scratch,
+                )
+                .ok_or_else(|| Error::Route {
+                    message: format!(
+                        "multicast group {}: no colour fits and no tree can absorb it",
+                        group.name
+                    ),
+                    help: Some("raise --mft-size".into()),
                 })?;
                 merges += 1;
                 let mut tree_groups = vec![gi as u32];
@@ -114,7 +130,10 @@ pub fn assign(fabric: &Fabric, groups: &[McastGroup], cfg: McastConfig) -> Resul
                     state.retire(&graph, t);
                 }
                 tree_groups.sort_unstable();
-                state.commit(&graph, new_tree(m.placed, tree_groups, m.members, Builder::Merge));
+                state.commit(
+                    &graph,
+                    new_tree(m.placed, tree_groups, m.members, Builder::Merge),
+                );
             }
         }
     }
@@ -124,9 +143,27 @@ pub fn assign(fabric: &Fabric, groups: &[McastGroup], cfg: McastConfig) -> Resul
             group_tree[g as usize] = id as TreeId;
         }
     }
-    Ok(McastResult { graph, state, group_tree, merges })
+    Ok(McastResult {
+        graph,
+        state,
+        group_tree,
+        merges,
+    })
 }
 
-fn new_tree(p: Placed, groups: Vec<u32>, members: Vec<super::groups::Member>, built_by: Builder) -> Tree {
-    Tree { colour: p.colour, root: p.root, nodes: p.nodes, groups, members, built_by, alive: true }
+fn new_tree(
+    p: Placed,
+    groups: Vec<u32>,
+    members: Vec<super::groups::Member>,
+    built_by: Builder,
+) -> Tree {
+    Tree {
+        colour: p.colour,
+        root: p.root,
+        nodes: p.nodes,
+        groups,
+        members,
+        built_by,
+        alive: true,
+    }
 }

@@ -51,7 +51,11 @@ impl Tree {
     /// Tree height: the longest root-to-member path, member link included.
     pub fn height(&self) -> u8 {
         let depth = |s: SwIdx| self.nodes.iter().find(|n| n.sw == s).map_or(0, |n| n.depth);
-        self.members.iter().map(|m| depth(m.leaf) + m.extra).max().unwrap_or(0)
+        self.members
+            .iter()
+            .map(|m| depth(m.leaf) + m.extra)
+            .max()
+            .unwrap_or(0)
     }
 }
 
@@ -86,7 +90,10 @@ impl ColourState {
 
     /// The tree owning colour `c` on switch `s`.
     pub fn owner(&self, s: SwIdx, c: u16) -> TreeId {
-        self.owner[s.ix()].get(c as usize).copied().unwrap_or(NO_TREE)
+        self.owner[s.ix()]
+            .get(c as usize)
+            .copied()
+            .unwrap_or(NO_TREE)
     }
 
     /// Whether every colour of switch `s` is taken.
@@ -101,7 +108,11 @@ impl ColourState {
 
     /// The first colour free on every switch of `nodes` (§3.1.3).
     pub fn first_free_colour(&self, nodes: &[TreeNode], scratch: &mut Vec<bool>) -> Option<u16> {
-        let width = nodes.iter().map(|n| self.owner[n.sw.ix()].len()).max().unwrap_or(0);
+        let width = nodes
+            .iter()
+            .map(|n| self.owner[n.sw.ix()].len())
+            .max()
+            .unwrap_or(0);
         scratch.clear();
         scratch.resize(width + 1, false);
         for n in nodes {

@@ -66,12 +66,25 @@ impl McastSummary {
             max_colours_per_switch: state.sw_load.iter().copied().max().unwrap_or(0),
             max_efi: used.iter().copied().max().unwrap_or(0),
             mean_efi: mean(&used),
-            max_tfi: live.iter().map(|t| t.groups.len() as u32).max().unwrap_or(0),
-            mean_tfi: mean(&live.iter().map(|t| t.groups.len() as u32).collect::<Vec<_>>()),
+            max_tfi: live
+                .iter()
+                .map(|t| t.groups.len() as u32)
+                .max()
+                .unwrap_or(0),
+            mean_tfi: mean(
+                &live
+                    .iter()
+                    .map(|t| t.groups.len() as u32)
+                    .collect::<Vec<_>>(),
+            ),
             max_height: heights.iter().copied().max().unwrap_or(0),
             mean_height: mean(&heights),
             merges: result.merges,
-            merged_groups: live.iter().filter(|t| t.groups.len() > 1).map(|t| t.groups.len()).sum(),
+            merged_groups: live
+                .iter()
+                .filter(|t| t.groups.len() > 1)
+                .map(|t| t.groups.len())
+                .sum(),
             fbtc_trees: count(Builder::Fbtc),
             fctb_trees: count(Builder::Fctb),
             merged_trees: count(Builder::Merge),

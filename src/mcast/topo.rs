@@ -45,13 +45,23 @@ impl SwitchGraph {
             base += fabric.node(n).num_ports as u32 + 1;
             for (port, peer) in fabric.switch_links(n) {
                 if let Some(sw) = fabric.switch_index(peer.node) {
-                    adj.push(Adj { port, peer: sw, peer_port: peer.port });
+                    adj.push(Adj {
+                        port,
+                        peer: sw,
+                        peer_port: peer.port,
+                    });
                 }
             }
         }
         adj_start.push(adj.len() as u32);
         port_base.push(base);
-        let mut g = SwitchGraph { num_sw, adj_start, adj, port_base, hops: Vec::new() };
+        let mut g = SwitchGraph {
+            num_sw,
+            adj_start,
+            adj,
+            port_base,
+            hops: Vec::new(),
+        };
         g.hops = g.all_pairs_hops();
         g
     }

@@ -47,14 +47,21 @@ pub fn candidate_roots(graph: &SwitchGraph, members: &[Member]) -> Option<Candid
     if best >= UNREACHABLE - 1 {
         return None;
     }
-    let roots = (0..ecc.len()).filter(|&s| ecc[s] == best).map(|s| SwIdx(s as u32)).collect();
+    let roots = (0..ecc.len())
+        .filter(|&s| ecc[s] == best)
+        .map(|s| SwIdx(s as u32))
+        .collect();
     Some(Candidates { ecc: best, roots })
 }
 
 /// `roots` ordered by load (trees through them), ties by switch index;
 /// roots whose MFT is full are left out (§3.1.1).
 pub fn order_by_load(state: &ColourState, roots: &[SwIdx]) -> Vec<SwIdx> {
-    let mut v: Vec<SwIdx> = roots.iter().copied().filter(|&s| !state.switch_full(s)).collect();
+    let mut v: Vec<SwIdx> = roots
+        .iter()
+        .copied()
+        .filter(|&s| !state.switch_full(s))
+        .collect();
     v.sort_by_key(|&s| (state.sw_load[s.ix()], s));
     v
 }
@@ -71,7 +78,10 @@ pub struct Scratch {
 impl Scratch {
     /// Buffers for `n` switches.
     pub fn new(n: usize) -> Self {
-        Scratch { stamp: vec![0; n], ..Default::default() }
+        Scratch {
+            stamp: vec![0; n],
+            ..Default::default()
+        }
     }
 
     fn next_generation(&mut self) -> u32 {
@@ -95,7 +105,11 @@ pub fn build_bottom_up(
     scratch: &mut Scratch,
 ) -> Vec<TreeNode> {
     let generation = scratch.next_generation();
-    let mut nodes = vec![TreeNode { sw: root, up: None, depth: 0 }];
+    let mut nodes = vec![TreeNode {
+        sw: root,
+        up: None,
+        depth: 0,
+    }];
     scratch.stamp[root.ix()] = generation;
     for (leaf, _) in attachments(members) {
         let mut curr = leaf;
@@ -108,7 +122,11 @@ pub fn build_bottom_up(
                 .filter(|a| graph.hops(a.peer, root) + 1 == h)
                 .min_by_key(|a| (state.link_load[graph.port_slot(curr, a.port)], a.port));
             let Some(a) = best else { break };
-            nodes.push(TreeNode { sw: curr, up: Some((a.port, a.peer, a.peer_port)), depth: h });
+            nodes.push(TreeNode {
+                sw: curr,
+                up: Some((a.port, a.peer, a.peer_port)),
+                depth: h,
+            });
             curr = a.peer;
         }
     }
@@ -157,8 +175,15 @@ pub fn bfs_in(graph: &SwitchGraph, avail: Avail, src: SwIdx, scratch: &mut Scrat
 
 /// Whether all members attach to G_color switches connected to each other
 /// (Alg. 3 l.③–④, Alg. 4 l.④).
-pub fn connected_in(graph: &SwitchGraph, avail: Avail, members: &[Member], scratch: &mut Scratch) -> bool {
-    let Some(first) = members.first() else { return true };
+pub fn connected_in(
+    graph: &SwitchGraph,
+    avail: Avail,
+    members: &[Member],
+    scratch: &mut Scratch,
+) -> bool {
+    let Some(first) = members.first() else {
+        return true;
+    };
     if members.iter().any(|m| !avail.ok(m.leaf)) {
         return false;
     }
@@ -168,7 +193,12 @@ pub fn connected_in(graph: &SwitchGraph, avail: Avail, members: &[Member], scrat
 
 /// Max hops in G_color from every switch to the members (one BFS per
 /// distinct leaf); UNREACHABLE where some member cannot be reached.
-pub fn eccentricities_in(graph: &SwitchGraph, avail: Avail, members: &[Member], scratch: &mut Scratch) -> Vec<u8> {
+pub fn eccentricities_in(
+    graph: &SwitchGraph,
+    avail: Avail,
+    members: &[Member],
+    scratch: &mut Scratch,
+) -> Vec<u8> {
     let mut ecc = vec![0u8; graph.num_switches()];
     for (leaf, extra) in attachments(members) {
         let dist = bfs_in(graph, avail, leaf, scratch);
@@ -211,14 +241,27 @@ pub fn build_dijkstra(
         let t = state.owner(us, avail.colour);
         if keep.contains(&t) && !expanded.contains(&t) {
             expanded.push(t);
-            absorb_tree(graph, state, &kept, us, &mut dist, &mut parent, &done, &mut locked, &mut heap);
+            absorb_tree(
+                graph,
+                state,
+                &kept,
+                us,
+                &mut dist,
+                &mut parent,
+                &done,
+                &mut locked,
+                &mut heap,
+            );
         }
         for a in graph.neighbours(us) {
             let v = a.peer.ix();
             if done[v] || locked[v] || !avail.ok(a.peer) {
                 continue;
             }
-            let cand = (h + 1, w + state.link_load[graph.port_slot(us, a.port)] as u64);
+            let cand = (
+                h + 1,
+                w + state.link_load[graph.port_slot(us, a.port)] as u64,
+            );
             if cand < dist[v] {
                 dist[v] = cand;
                 parent[v] = Some((a.peer_port, us, a.port));
@@ -286,14 +329,22 @@ fn collect_tree(
 ) -> Option<Vec<TreeNode>> {
     let mut seen = vec![false; dist.len()];
     seen[root.ix()] = true;
-    let mut nodes = vec![TreeNode { sw: root, up: None, depth: 0 }];
+    let mut nodes = vec![TreeNode {
+        sw: root,
+        up: None,
+        depth: 0,
+    }];
     for (leaf, _) in attachments(members) {
         let mut curr = leaf;
         while !seen[curr.ix()] {
             seen[curr.ix()] = true;
             let up = parent[curr.ix()]?;
             let depth = u8::try_from(dist[curr.ix()].0).unwrap_or(u8::MAX);
-            nodes.push(TreeNode { sw: curr, up: Some(up), depth });
+            nodes.push(TreeNode {
+                sw: curr,
+                up: Some(up),
+                depth,
+            });
             curr = up.1;
         }
     }

@@ -19,38 +19,89 @@ pub enum McastFinding {
     /// The group has no line in the colour table.
     NoColour { group: String },
     /// The member's switch has no entry for the MLID, or not its port.
-    NoEntry { group: String, mlid: u16, member: Guid },
+    NoEntry {
+        group: String,
+        mlid: u16,
+        member: Guid,
+    },
     /// The member is not on the tree its group's other members are on.
-    NotDelivered { group: String, mlid: u16, member: Guid },
+    NotDelivered {
+        group: String,
+        mlid: u16,
+        member: Guid,
+    },
     /// A cycle: some packets would arrive twice (or loop).
     Loop { mlid: u16, switch: Guid },
     /// A port whose far end is not in the tree (packets dropped there).
-    OneWay { mlid: u16, switch: Guid, port: PortNum },
+    OneWay {
+        mlid: u16,
+        switch: Guid,
+        port: PortNum,
+    },
     /// A port receives packets of a tree none of whose groups it belongs to.
-    Stray { mlid: u16, switch: Guid, port: PortNum },
+    Stray {
+        mlid: u16,
+        switch: Guid,
+        port: PortNum,
+    },
     /// Two trees that were not merged share a switch on one MLID.
-    SharedSwitch { mlid: u16, first: String, second: String },
+    SharedSwitch {
+        mlid: u16,
+        first: String,
+        second: String,
+    },
 }
 
 impl fmt::Display for McastFinding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            McastFinding::NoColour { group } => write!(f, "group {group} has no MLID in the colour table"),
-            McastFinding::NoEntry { group, mlid, member } => {
-                write!(f, "MLID 0x{mlid:04x}: member {member} of {group} has no MFT entry at its switch")
+            McastFinding::NoColour { group } => {
+                write!(f, "group {group} has no MLID in the colour table")
             }
-            McastFinding::NotDelivered { group, mlid, member } => {
-                write!(f, "MLID 0x{mlid:04x}: member {member} of {group} is cut off from the other members")
+            McastFinding::NoEntry {
+                group,
+                mlid,
+                member,
+            } => {
+                write!(
+                    f,
+                    "MLID 0x{mlid:04x}: member {member} of {group} has no MFT entry at its switch"
+                )
             }
-            McastFinding::Loop { mlid, switch } => write!(f, "MLID 0x{mlid:04x}: loop through switch {switch}"),
+            McastFinding::NotDelivered {
+                group,
+                mlid,
+                member,
+            } => {
+                write!(
+                    f,
+                    "MLID 0x{mlid:04x}: member {member} of {group} is cut off from the other members"
+                )
+            }
+            McastFinding::Loop { mlid, switch } => {
+                write!(f, "MLID 0x{mlid:04x}: loop through switch {switch}")
+            }
             McastFinding::OneWay { mlid, switch, port } => {
-                write!(f, "MLID 0x{mlid:04x}: switch {switch} port {port} leads out of the tree")
+                write!(
+                    f,
+                    "MLID 0x{mlid:04x}: switch {switch} port {port} leads out of the tree"
+                )
             }
             McastFinding::Stray { mlid, switch, port } => {
-                write!(f, "MLID 0x{mlid:04x}: switch {switch} port {port} delivers to a non-member")
+                write!(
+                    f,
+                    "MLID 0x{mlid:04x}: switch {switch} port {port} delivers to a non-member"
+                )
             }
-            McastFinding::SharedSwitch { mlid, first, second } => {
-                write!(f, "MLID 0x{mlid:04x}: trees of {first} and {second} meet on a switch")
+            McastFinding::SharedSwitch {
+                mlid,
+                first,
+                second,
+            } => {
+                write!(
+                    f,
+                    "MLID 0x{mlid:04x}: trees of {first} and {second} meet on a switch"
+                )
             }
         }
     }
@@ -85,14 +136,22 @@ impl Dsu {
 }
 
 /// Checks `mfts` against `groups` and their colours (matched by name).
-pub fn verify_mfts(fabric: &Fabric, mfts: &Mfts, groups: &[McastGroup], colours: &[GroupColour]) -> McastCheck {
-    let by_name: HashMap<&str, &GroupColour> = colours.iter().map(|c| (c.name.as_str(), c)).collect();
+pub fn verify_mfts(
+    fabric: &Fabric,
+    mfts: &Mfts,
+    groups: &[McastGroup],
+    colours: &[GroupColour],
+) -> McastCheck {
+    let by_name: HashMap<&str, &GroupColour> =
+        colours.iter().map(|c| (c.name.as_str(), c)).collect();
     let mut check = McastCheck::default();
     let mut per_mlid: BTreeMap<u16, Vec<usize>> = BTreeMap::new();
     for (g, group) in groups.iter().enumerate() {
         match by_name.get(group.name.as_str()) {
             Some(c) => per_mlid.entry(c.mlid).or_default().push(g),
-            None => check.findings.push(McastFinding::NoColour { group: group.name.clone() }),
+            None => check.findings.push(McastFinding::NoColour {
+                group: group.name.clone(),
+            }),
         }
     }
     let mut switches: BTreeMap<u16, Vec<SwIdx>> = BTreeMap::new();
@@ -110,7 +169,11 @@ pub fn verify_mfts(fabric: &Fabric, mfts: &Mfts, groups: &[McastGroup], colours:
             for &g in gs {
                 let m = &groups[g].members[0];
                 let (group, member) = (groups[g].name.clone(), m.guid(fabric));
-                check.findings.push(McastFinding::NoEntry { group, mlid: *mlid, member });
+                check.findings.push(McastFinding::NoEntry {
+                    group,
+                    mlid: *mlid,
+                    member,
+                });
             }
         }
     }
@@ -134,7 +197,9 @@ fn check_mlid(
     let guid_of = |s: SwIdx| fabric.node(fabric.switch_node(s)).guid;
     for (i, &s) in sws.iter().enumerate() {
         let node = fabric.switch_node(s);
-        let Some(mask) = mfts.get(s, mlid) else { continue };
+        let Some(mask) = mfts.get(s, mlid) else {
+            continue;
+        };
         for p in mask.ports() {
             if p == 0 {
                 receivers.push((i, node, 0));
@@ -148,13 +213,20 @@ fn check_mlid(
                     if (s, p) < (t, tp) {
                         let (a, b) = (dsu.find(i), dsu.find(local[&t]));
                         if a == b {
-                            check.findings.push(McastFinding::Loop { mlid, switch: guid_of(s) });
+                            check.findings.push(McastFinding::Loop {
+                                mlid,
+                                switch: guid_of(s),
+                            });
                         } else {
                             dsu.0[a] = b as u32;
                         }
                     }
                 }
-                _ => check.findings.push(McastFinding::OneWay { mlid, switch: guid_of(s), port: p }),
+                _ => check.findings.push(McastFinding::OneWay {
+                    mlid,
+                    switch: guid_of(s),
+                    port: p,
+                }),
             }
         }
     }
@@ -164,10 +236,16 @@ fn check_mlid(
         let group = &groups[g];
         let mut comp = None;
         for m in &group.members {
-            let entry = local.get(&m.leaf).filter(|_| mfts.get(m.leaf, mlid).is_some_and(|k| k.has(m.leaf_port)));
+            let entry = local
+                .get(&m.leaf)
+                .filter(|_| mfts.get(m.leaf, mlid).is_some_and(|k| k.has(m.leaf_port)));
             let Some(&i) = entry else {
                 let (name, member) = (group.name.clone(), m.guid(fabric));
-                check.findings.push(McastFinding::NoEntry { group: name, mlid, member });
+                check.findings.push(McastFinding::NoEntry {
+                    group: name,
+                    mlid,
+                    member,
+                });
                 continue;
             };
             let c = dsu.find(i);
@@ -175,7 +253,11 @@ fn check_mlid(
                 None => comp = Some(c),
                 Some(c0) if c0 != c => {
                     let (name, member) = (group.name.clone(), m.guid(fabric));
-                    check.findings.push(McastFinding::NotDelivered { group: name, mlid, member });
+                    check.findings.push(McastFinding::NotDelivered {
+                        group: name,
+                        mlid,
+                        member,
+                    });
                 }
                 _ => {}
             }
@@ -193,17 +275,30 @@ fn check_mlid(
         let tree_of = |g: usize| by_name.get(groups[g].name.as_str()).map(|c| c.tree);
         if let Some(&other) = cg.iter().find(|&&g| tree_of(g) != tree_of(cg[0])) {
             let (first, second) = (groups[cg[0]].name.clone(), groups[other].name.clone());
-            check.findings.push(McastFinding::SharedSwitch { mlid, first, second });
+            check.findings.push(McastFinding::SharedSwitch {
+                mlid,
+                first,
+                second,
+            });
         }
     }
     for (i, node, port) in receivers {
         let c = dsu.find(i);
         let wanted = comp_groups.get(&c).is_some_and(|cg| {
-            cg.iter().any(|&g| groups[g].members.iter().any(|m| m.node == node && m.port == port))
+            cg.iter().any(|&g| {
+                groups[g]
+                    .members
+                    .iter()
+                    .any(|m| m.node == node && m.port == port)
+            })
         });
         if !wanted {
             let (switch, p) = (guid_of(sws[i]), receiver_port(fabric, node, port, sws[i]));
-            check.findings.push(McastFinding::Stray { mlid, switch, port: p });
+            check.findings.push(McastFinding::Stray {
+                mlid,
+                switch,
+                port: p,
+            });
         }
     }
 }
