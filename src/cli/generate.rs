@@ -84,6 +84,24 @@ pub fn run(cmd: GenCommand, g: &Global) -> crate::Result<Outcome> {
     let _ = g;
     match cmd {
         GenCommand::Pgft(_) => Err(not_yet("gen pgft")),
-        GenCommand::Mcast(_) => Err(not_yet("gen mcast")),
+        GenCommand::Mcast(a) => gen_mcast(a),
     }
+}
+
+/// `routec gen mcast`: the MR4LMS evaluation patterns as a groups file.
+fn gen_mcast(a: GenMcastArgs) -> crate::Result<Outcome> {
+    use crate::mcast::pattern::{Pattern, generate, parse_dims};
+    let fabric = crate::parse::load_topology(&a.topology, &Default::default())?.fabric;
+    let pattern = match a.pattern {
+        McastPattern::Grid2d => Pattern::Grid2d,
+        McastPattern::Grid3d => Pattern::Grid3d,
+        McastPattern::Random => Pattern::Random,
+    };
+    let groups = generate(&fabric, pattern, &parse_dims(&a.dims)?, a.procs_per_node, a.seed)?;
+    let write = |w: &mut dyn std::io::Write| crate::parse::mcast_groups::write_groups(&fabric, &groups, w);
+    match &a.output {
+        Some(path) => crate::io::write_atomic(path, write)?,
+        None => write(&mut std::io::stdout().lock()).map_err(|e| crate::Error::io("<stdout>", e))?,
+    }
+    Ok(Outcome::Clean)
 }

@@ -2,5 +2,6 @@
 //! `formats/`.
 
 pub mod ibnetdiscover;
+pub mod mcfdbs;
 pub mod opensm;
 pub mod yaml;

@@ -6,6 +6,7 @@
 pub mod faults;
 pub mod guids;
 pub mod ibnetdiscover;
+pub mod mcast_groups;
 pub mod yaml;
 
 use std::path::Path;

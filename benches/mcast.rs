@@ -1,0 +1,196 @@
+//! MR4LMS evaluation and timing on the paper's 16,000-host fat tree,
+//! PGFT(3; 20,20,40; 1,20,20; 1,1,1) (seed:mr4lms §4.2.1). Run in release:
+//! `cargo bench --bench mcast` (`-- quick`: timing only; `-- merge`: also time 10,000 groups in 128 colours, slow).
+//! Prints colours used and max EFI without a colour limit, the same with
+//! `--mft-size 128`, and OpenSM's baseline (one MLID per group, unbalanced
+//! min-hop trees) on the same groups.
+
+use std::time::Instant;
+
+use routec::mcast::pattern::{Pattern, generate};
+use routec::mcast::{
+    McastConfig, McastSummary, Mfts, SwitchGraph, assign, opensm_baseline, outputs::group_colours,
+};
+use routec::model::{Fabric, FabricBuilder, Guid, NodeIdx, NodeKind, NodeSpec};
+use routec::verify::mcast::verify_mfts;
+
+/// PGFT(h; m; w) with single cables, levels numbered from the hosts.
+/// Switch GUIDs 0x1000_0000 + (level << 20) + index, hosts 0x2000_0000 + i
+/// with port GUID 0x3000_0000 + i.
+pub fn pgft(m: &[usize], w: &[usize]) -> Fabric {
+    let h = m.len();
+    let count = |l: usize| {
+        (0..h)
+            .map(|j| if j < l { w[j] } else { m[j] })
+            .product::<usize>()
+    };
+    let mut b = FabricBuilder::new();
+    let mut levels: Vec<Vec<NodeIdx>> = Vec::new();
+    for l in 0..=h {
+        let nodes = (0..count(l))
+            .map(|i| {
+                if l == 0 {
+                    let n = b
+                        .add_node(NodeSpec::new(
+                            NodeKind::Ca,
+                            Guid(0x2000_0000 + i as u64),
+                            w[0] as u8,
+                            format!("h{i}"),
+                        ))
+                        .unwrap();
+                    b.port_mut(n, 1).unwrap().guid = Guid(0x3000_0000 + i as u64);
+                    n
+                } else {
+                    let ports = m[l - 1] + if l < h { w[l] } else { 0 };
+                    let g = 0x1000_0000 + ((l as u64) << 20) + i as u64;
+                    b.add_node(NodeSpec::new(
+                        NodeKind::Switch,
+                        Guid(g),
+                        ports as u8,
+                        format!("s{l}.{i}"),
+                    ))
+                    .unwrap()
+                }
+            })
+            .collect();
+        levels.push(nodes);
+    }
+    for l in 0..h {
+        let radix = |lev: usize| -> Vec<usize> {
+            (0..h).map(|j| if j < lev { w[j] } else { m[j] }).collect()
+        };
+        let (rc, rp) = (radix(l), radix(l + 1));
+        for (i, &child) in levels[l].iter().enumerate() {
+            let mut digits = Vec::with_capacity(h);
+            let mut x = i;
+            for &r in &rc {
+                digits.push(x % r);
+                x /= r;
+            }
+            let down = digits[l];
+            for k in 0..w[l] {
+                let mut pd = digits.clone();
+                pd[l] = k;
+                let pi = pd
+                    .iter()
+                    .zip(&rp)
+                    .rev()
+                    .fold(0, |acc, (&d, &r)| acc * r + d);
+                let up_port = if l == 0 { k + 1 } else { m[l - 1] + k + 1 };
+                b.connect(child, up_port as u8, levels[l + 1][pi], (down + 1) as u8)
+                    .unwrap();
+            }
+        }
+    }
+    b.build()
+}
+
+fn row(f: &Fabric, name: &str, pattern: Pattern, dims: &[usize], k: u32) {
+    let groups = generate(f, pattern, dims, k, 1).unwrap();
+    let graph = SwitchGraph::new(f);
+    let base = opensm_baseline(f, &graph, &groups);
+    let mut cells = Vec::new();
+    for mft in [routec::mcast::MAX_COLOURS, 128] {
+        let t0 = Instant::now();
+        let r = assign(
+            f,
+            &groups,
+            McastConfig {
+                mft_size: mft,
+                rebuild_merged: false,
+            },
+        )
+        .unwrap();
+        let ms = t0.elapsed().as_secs_f64() * 1e3;
+        let s = McastSummary::of(&r);
+        let bad = verify_mfts(
+            f,
+            &Mfts::from_result(f, &r),
+            &groups,
+            &group_colours(&groups, &r),
+        )
+        .findings
+        .len();
+        cells.push(format!(
+            "{:>5} | {:>4} | {:>4} | {:>4} | {:>3} | {:>7.1} ms ({:.3} ms/group) | {bad}",
+            s.colours_used,
+            s.max_efi,
+            s.merges,
+            s.max_tfi,
+            s.max_height,
+            ms,
+            ms / groups.len() as f64
+        ));
+    }
+    println!(
+        "| {name:<22} | {:>5} | {} || {} | OpenSM: {:>5} colours, max EFI {:>4} |",
+        groups.len(),
+        cells[0],
+        cells[1],
+        base.colours_used,
+        base.max_efi
+    );
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "quick");
+    let t0 = Instant::now();
+    let f = pgft(&[20, 20, 40], &[1, 20, 20]);
+    let t1 = Instant::now();
+    let g = SwitchGraph::new(&f);
+    eprintln!(
+        "fabric: {} nodes, {} switches, built in {:.0} ms, hop matrix in {:.0} ms",
+        f.num_nodes(),
+        g.num_switches(),
+        (t1 - t0).as_secs_f64() * 1e3,
+        t1.elapsed().as_secs_f64() * 1e3
+    );
+    if !quick {
+        println!(
+            "| pattern | groups | unlimited: colours | max EFI | merges | max TFI | height | time | findings || mft 128: same columns | OpenSM |"
+        );
+        for (name, p, d, k) in [
+            ("grid2d 125x128", Pattern::Grid2d, vec![125, 128], 1),
+            ("grid2d 20x800", Pattern::Grid2d, vec![20, 800], 1),
+            ("grid3d 20x20x40", Pattern::Grid3d, vec![20, 20, 40], 1),
+            ("grid3d 25x25x25", Pattern::Grid3d, vec![25, 25, 25], 1),
+            ("grid3d 40x40x40 K=4", Pattern::Grid3d, vec![40, 40, 40], 4),
+            ("random 1000x64", Pattern::Random, vec![1000, 64], 1),
+        ] {
+            row(&f, name, p, &d, k);
+        }
+    }
+    let groups = generate(&f, Pattern::Random, &[10_000, 32], 1, 1).unwrap();
+    let limits: &[u32] = if std::env::args().any(|a| a == "merge") {
+        &[routec::mcast::MAX_COLOURS, 128]
+    } else {
+        &[routec::mcast::MAX_COLOURS]
+    };
+    for &mft in limits {
+        let mut best = f64::MAX;
+        let mut s = None;
+        for _ in 0..3 {
+            let t = Instant::now();
+            let r = assign(
+                &f,
+                &groups,
+                McastConfig {
+                    mft_size: mft,
+                    rebuild_merged: false,
+                },
+            )
+            .unwrap();
+            best = best.min(t.elapsed().as_secs_f64());
+            s = Some(McastSummary::of(&r));
+        }
+        let s = s.unwrap();
+        println!(
+            "bench: 10,000 random groups x 32 members, mft {mft}: best of 3 {:.3} s = {:.3} ms/group; colours {} merges {} max EFI {}",
+            best,
+            best * 1e3 / 1e4,
+            s.colours_used,
+            s.merges,
+            s.max_efi
+        );
+    }
+}

@@ -1,0 +1,133 @@
+//! The communication patterns of seed:mr4lms §4.2.2: one group per row,
+//! column (and pillar) of an MPI process grid, or random groups. Process
+//! `r` runs on node `r / procs_per_node`, nodes taken in node order:
+//! end ports sorted by (leaf switch GUID, leaf port).
+
+use rand::SeedableRng;
+use rand::seq::index::sample;
+use rand_chacha::ChaCha8Rng;
+
+use crate::error::{Error, Result};
+use crate::model::{Fabric, Guid};
+
+use super::groups::{McastGroup, Member};
+
+/// Which pattern to generate.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Pattern {
+    /// `dims = [A, B]`: B rows of A processes and A columns of B.
+    Grid2d,
+    /// `dims = [A, B, C]`: lines along each of the three axes.
+    Grid3d,
+    /// `dims = [G, S]`: G groups of S distinct random nodes.
+    Random,
+}
+
+/// End ports in node order (ascending leaf switch GUID, then leaf port).
+pub fn node_order(fabric: &Fabric) -> Vec<Member> {
+    let mut v: Vec<Member> = fabric
+        .node_indices()
+        .filter(|&n| fabric.is_endpoint(n))
+        .flat_map(|n| (1..=fabric.node(n).num_ports).map(move |p| (n, p)))
+        .filter_map(|(n, p)| {
+            let g = fabric.port(n, p).guid;
+            (g != Guid(0))
+                .then(|| Member::resolve(fabric, g).ok())
+                .flatten()
+        })
+        .collect();
+    v.sort_by_key(|m| (fabric.node(fabric.switch_node(m.leaf)).guid, m.leaf_port));
+    v
+}
+
+/// Parses `AxB` or `AxBxC`.
+pub fn parse_dims(s: &str) -> Result<Vec<usize>> {
+    let dims: Option<Vec<usize>> = s
+        .split(['x', 'X'])
+        .map(|d| d.trim().parse().ok().filter(|&v| v > 0))
+        .collect();
+    dims.filter(|d| (2..=3).contains(&d.len())).ok_or_else(|| {
+        Error::Usage(format!(
+            "--dims {s}: expected AxB or AxBxC with positive integers"
+        ))
+    })
+}
+
+/// Generates the groups of `pattern`.
+pub fn generate(
+    fabric: &Fabric,
+    pattern: Pattern,
+    dims: &[usize],
+    procs_per_node: u32,
+    seed: u64,
+) -> Result<Vec<McastGroup>> {
+    let nodes = node_order(fabric);
+    let k = procs_per_node.max(1) as usize;
+    let need = |procs: usize| -> Result<()> {
+        if procs > nodes.len() * k {
+            return Err(Error::Usage(format!(
+                "{procs} processes do not fit on {} nodes x {k} processes per node",
+                nodes.len()
+            )));
+        }
+        Ok(())
+    };
+    let host = |rank: usize| nodes[rank / k];
+    let line = |name: String, ranks: &mut dyn Iterator<Item = usize>| {
+        McastGroup::new(name, None, ranks.map(host).collect())
+    };
+    match (pattern, dims) {
+        (Pattern::Grid2d, &[a, b]) => {
+            need(a * b)?;
+            let rows = (0..b).map(|y| line(format!("row.{y}"), &mut (0..a).map(|x| x + a * y)));
+            let cols = (0..a).map(|x| line(format!("col.{x}"), &mut (0..b).map(|y| x + a * y)));
+            Ok(rows.chain(cols).collect())
+        }
+        (Pattern::Grid3d, &[a, b, c]) => {
+            need(a * b * c)?;
+            let r = |x: usize, y: usize, z: usize| x + a * (y + b * z);
+            let mut v = Vec::with_capacity(b * c + a * c + a * b);
+            for z in 0..c {
+                for y in 0..b {
+                    v.push(line(format!("x.{y}.{z}"), &mut (0..a).map(|x| r(x, y, z))));
+                }
+            }
+            for z in 0..c {
+                for x in 0..a {
+                    v.push(line(format!("y.{x}.{z}"), &mut (0..b).map(|y| r(x, y, z))));
+                }
+            }
+            for y in 0..b {
+                for x in 0..a {
+                    v.push(line(format!("z.{x}.{y}"), &mut (0..c).map(|z| r(x, y, z))));
+                }
+            }
+            Ok(v)
+        }
+        (Pattern::Random, &[g, s]) => {
+            if s > nodes.len() {
+                return Err(Error::Usage(format!(
+                    "groups of {s} do not fit on {} nodes",
+                    nodes.len()
+                )));
+            }
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            Ok((0..g)
+                .map(|i| {
+                    McastGroup::new(
+                        format!("rand.{i}"),
+                        None,
+                        sample(&mut rng, nodes.len(), s)
+                            .into_iter()
+                            .map(|j| nodes[j])
+                            .collect(),
+                    )
+                })
+                .collect())
+        }
+        _ => Err(Error::Usage(format!(
+            "{pattern:?} takes {} dimensions",
+            if pattern == Pattern::Grid3d { 3 } else { 2 }
+        ))),
+    }
+}

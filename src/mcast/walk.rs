@@ -1,0 +1,353 @@
+//! Tree-building primitives shared by FBTC, FCTB and Merge: candidate roots
+//! (§3.1.1), the bottom-up min-hop build (Alg. 2), BFS in a colour subgraph
+//! G_color (§3.2) and the Dijkstra build in G_color keeping old trees
+//! (Alg. 5).
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+
+use crate::model::{PortNum, SwIdx};
+
+use super::groups::Member;
+use super::state::{ColourState, NO_TREE, TreeId, TreeNode};
+use super::topo::{SwitchGraph, UNREACHABLE};
+
+/// Candidate roots of a group in G: the switches minimising the maximum
+/// hop count to the members (§3.1.1), in switch order.
+#[derive(Clone, Debug)]
+pub struct Candidates {
+    /// That minimum (the best possible tree height).
+    pub ecc: u8,
+    pub roots: Vec<SwIdx>,
+}
+
+/// Distinct (leaf, extra) attachments of `members`, in member order.
+pub fn attachments(members: &[Member]) -> Vec<(SwIdx, u8)> {
+    let mut v: Vec<(SwIdx, u8)> = members.iter().map(|m| (m.leaf, m.extra)).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Max hops from every switch to `members` in G (one vector pass per leaf).
+pub fn eccentricities(graph: &SwitchGraph, members: &[Member]) -> Vec<u8> {
+    let mut ecc = vec![0u8; graph.num_switches()];
+    for (leaf, extra) in attachments(members) {
+        for (e, &h) in ecc.iter_mut().zip(graph.hop_row(leaf)) {
+            *e = (*e).max(h.saturating_add(extra));
+        }
+    }
+    ecc
+}
+
+/// Candidate roots, or `None` when the members are not connected.
+pub fn candidate_roots(graph: &SwitchGraph, members: &[Member]) -> Option<Candidates> {
+    let ecc = eccentricities(graph, members);
+    let best = *ecc.iter().min()?;
+    if best >= UNREACHABLE - 1 {
+        return None;
+    }
+    let roots = (0..ecc.len())
+        .filter(|&s| ecc[s] == best)
+        .map(|s| SwIdx(s as u32))
+        .collect();
+    Some(Candidates { ecc: best, roots })
+}
+
+/// `roots` ordered by load (trees through them), ties by switch index;
+/// roots whose MFT is full are left out (§3.1.1).
+pub fn order_by_load(state: &ColourState, roots: &[SwIdx]) -> Vec<SwIdx> {
+    let mut v: Vec<SwIdx> = roots
+        .iter()
+        .copied()
+        .filter(|&s| !state.switch_full(s))
+        .collect();
+    v.sort_by_key(|&s| (state.sw_load[s.ix()], s));
+    v
+}
+
+/// Reusable buffers (generation-stamped so nothing is cleared per group).
+#[derive(Debug, Default)]
+pub struct Scratch {
+    stamp: Vec<u32>,
+    generation: u32,
+    pub used: Vec<bool>,
+    queue: VecDeque<u32>,
+}
+
+impl Scratch {
+    /// Buffers for `n` switches.
+    pub fn new(n: usize) -> Self {
+        Scratch {
+            stamp: vec![0; n],
+            ..Default::default()
+        }
+    }
+
+    fn next_generation(&mut self) -> u32 {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        self.generation
+    }
+}
+
+/// Alg. 2: from each member walk towards `root` along min-hop ports,
+/// taking the least-loaded link (ties: lowest port), stopping at a switch
+/// already in the tree. Returns the nodes sorted by (depth, switch).
+pub fn build_bottom_up(
+    graph: &SwitchGraph,
+    state: &ColourState,
+    members: &[Member],
+    root: SwIdx,
+    scratch: &mut Scratch,
+) -> Vec<TreeNode> {
+    let generation = scratch.next_generation();
+    let mut nodes = vec![TreeNode {
+        sw: root,
+        up: None,
+        depth: 0,
+    }];
+    scratch.stamp[root.ix()] = generation;
+    for (leaf, _) in attachments(members) {
+        let mut curr = leaf;
+        while scratch.stamp[curr.ix()] != generation {
+            scratch.stamp[curr.ix()] = generation;
+            let h = graph.hops(curr, root);
+            let best = graph
+                .neighbours(curr)
+                .iter()
+                .filter(|a| graph.hops(a.peer, root) + 1 == h)
+                .min_by_key(|a| (state.link_load[graph.port_slot(curr, a.port)], a.port));
+            let Some(a) = best else { break };
+            nodes.push(TreeNode {
+                sw: curr,
+                up: Some((a.port, a.peer, a.peer_port)),
+                depth: h,
+            });
+            curr = a.peer;
+        }
+    }
+    nodes.sort_by_key(|n| (n.depth, n.sw));
+    nodes
+}
+
+/// The switches of G_color for one group: free on `colour`, or owned by
+/// one of the trees `own` being merged into it.
+#[derive(Clone, Copy)]
+pub struct Avail<'a> {
+    pub state: &'a ColourState,
+    pub colour: u16,
+    pub own: &'a [TreeId],
+}
+
+impl Avail<'_> {
+    /// Whether switch `s` is in G_color.
+    pub fn ok(&self, s: SwIdx) -> bool {
+        let t = self.state.owner(s, self.colour);
+        t == NO_TREE || self.own.contains(&t)
+    }
+}
+
+/// BFS hop counts from `src` inside G_color (UNREACHABLE outside).
+pub fn bfs_in(graph: &SwitchGraph, avail: Avail, src: SwIdx, scratch: &mut Scratch) -> Vec<u8> {
+    let mut dist = vec![UNREACHABLE; graph.num_switches()];
+    if !avail.ok(src) {
+        return dist;
+    }
+    dist[src.ix()] = 0;
+    scratch.queue.clear();
+    scratch.queue.push_back(src.0);
+    while let Some(u) = scratch.queue.pop_front() {
+        let d = dist[u as usize];
+        for a in graph.neighbours(SwIdx(u)) {
+            let v = a.peer.ix();
+            if dist[v] == UNREACHABLE && avail.ok(a.peer) {
+                dist[v] = d.saturating_add(1).min(UNREACHABLE - 1);
+                scratch.queue.push_back(v as u32);
+            }
+        }
+    }
+    dist
+}
+
+/// Whether all members attach to G_color switches connected to each other
+/// (Alg. 3 l.③–④, Alg. 4 l.④).
+pub fn connected_in(
+    graph: &SwitchGraph,
+    avail: Avail,
+    members: &[Member],
+    scratch: &mut Scratch,
+) -> bool {
+    let Some(first) = members.first() else {
+        return true;
+    };
+    if members.iter().any(|m| !avail.ok(m.leaf)) {
+        return false;
+    }
+    let dist = bfs_in(graph, avail, first.leaf, scratch);
+    members.iter().all(|m| dist[m.leaf.ix()] != UNREACHABLE)
+}
+
+/// Max hops in G_color from every switch to the members (one BFS per
+/// distinct leaf); UNREACHABLE where some member cannot be reached.
+pub fn eccentricities_in(
+    graph: &SwitchGraph,
+    avail: Avail,
+    members: &[Member],
+    scratch: &mut Scratch,
+) -> Vec<u8> {
+    let mut ecc = vec![0u8; graph.num_switches()];
+    for (leaf, extra) in attachments(members) {
+        let dist = bfs_in(graph, avail, leaf, scratch);
+        for (e, &h) in ecc.iter_mut().zip(&dist) {
+            *e = (*e).max(h.saturating_add(extra));
+        }
+    }
+    ecc
+}
+
+/// Alg. 5: Dijkstra from `root` in G_color with key (hops, summed link
+/// load), so the tree keeps minimum height and balances load. Trees in
+/// `keep` enter whole the first time one of their switches is settled and
+/// their links are never re-parented, so their MFT entries stay valid
+/// (strategy 2 of §3.3.2). `None` when a member is unreachable.
+pub fn build_dijkstra(
+    graph: &SwitchGraph,
+    avail: Avail,
+    root: SwIdx,
+    members: &[Member],
+    keep: &[TreeId],
+) -> Option<Vec<TreeNode>> {
+    let n = graph.num_switches();
+    let state = avail.state;
+    let mut dist = vec![(u32::MAX, u64::MAX); n];
+    let mut parent: Vec<Option<(PortNum, SwIdx, PortNum)>> = vec![None; n];
+    let mut done = vec![false; n];
+    let mut locked = vec![false; n];
+    let kept = kept_adjacency(state, keep);
+    let mut expanded: Vec<TreeId> = Vec::new();
+    let mut heap = BinaryHeap::new();
+    dist[root.ix()] = (0, 0);
+    heap.push(Reverse((0u32, 0u64, root.0)));
+    while let Some(Reverse((h, w, u))) = heap.pop() {
+        let us = SwIdx(u);
+        if done[us.ix()] || (h, w) != dist[us.ix()] {
+            continue;
+        }
+        done[us.ix()] = true;
+        let t = state.owner(us, avail.colour);
+        if keep.contains(&t) && !expanded.contains(&t) {
+            expanded.push(t);
+            absorb_tree(
+                graph,
+                state,
+                &kept,
+                us,
+                &mut dist,
+                &mut parent,
+                &done,
+                &mut locked,
+                &mut heap,
+            );
+        }
+        for a in graph.neighbours(us) {
+            let v = a.peer.ix();
+            if done[v] || locked[v] || !avail.ok(a.peer) {
+                continue;
+            }
+            let cand = (
+                h + 1,
+                w + state.link_load[graph.port_slot(us, a.port)] as u64,
+            );
+            if cand < dist[v] {
+                dist[v] = cand;
+                parent[v] = Some((a.peer_port, us, a.port));
+                heap.push(Reverse((cand.0, cand.1, v as u32)));
+            }
+        }
+    }
+    collect_tree(root, members, &dist, &parent)
+}
+
+type KeptAdj = HashMap<SwIdx, Vec<(PortNum, SwIdx, PortNum)>>;
+
+/// Undirected adjacency of the kept trees' links.
+fn kept_adjacency(state: &ColourState, keep: &[TreeId]) -> KeptAdj {
+    let mut adj: KeptAdj = HashMap::new();
+    for &t in keep {
+        for node in &state.trees[t as usize].nodes {
+            if let Some((p, parent, pp)) = node.up {
+                adj.entry(node.sw).or_default().push((p, parent, pp));
+                adj.entry(parent).or_default().push((pp, node.sw, p));
+            }
+        }
+    }
+    adj
+}
+
+/// Alg. 5 l.⑤–⑩: pulls a kept tree in from its first settled switch along
+/// its own links.
+#[allow(clippy::too_many_arguments)]
+fn absorb_tree(
+    graph: &SwitchGraph,
+    state: &ColourState,
+    kept: &KeptAdj,
+    entry: SwIdx,
+    dist: &mut [(u32, u64)],
+    parent: &mut [Option<(PortNum, SwIdx, PortNum)>],
+    done: &[bool],
+    locked: &mut [bool],
+    heap: &mut BinaryHeap<Reverse<(u32, u64, u32)>>,
+) {
+    let mut queue = VecDeque::from([entry]);
+    locked[entry.ix()] = true;
+    while let Some(u) = queue.pop_front() {
+        let Some(links) = kept.get(&u) else { continue };
+        for &(p, v, vp) in links {
+            if done[v.ix()] || locked[v.ix()] {
+                continue;
+            }
+            let (h, w) = dist[u.ix()];
+            dist[v.ix()] = (h + 1, w + state.link_load[graph.port_slot(u, p)] as u64);
+            parent[v.ix()] = Some((vp, u, p));
+            locked[v.ix()] = true;
+            heap.push(Reverse((dist[v.ix()].0, dist[v.ix()].1, v.0)));
+            queue.push_back(v);
+        }
+    }
+}
+
+/// The union of the member-to-root paths, sorted by (depth, switch).
+fn collect_tree(
+    root: SwIdx,
+    members: &[Member],
+    dist: &[(u32, u64)],
+    parent: &[Option<(PortNum, SwIdx, PortNum)>],
+) -> Option<Vec<TreeNode>> {
+    let mut seen = vec![false; dist.len()];
+    seen[root.ix()] = true;
+    let mut nodes = vec![TreeNode {
+        sw: root,
+        up: None,
+        depth: 0,
+    }];
+    for (leaf, _) in attachments(members) {
+        let mut curr = leaf;
+        while !seen[curr.ix()] {
+            seen[curr.ix()] = true;
+            let up = parent[curr.ix()]?;
+            let depth = u8::try_from(dist[curr.ix()].0).unwrap_or(u8::MAX);
+            nodes.push(TreeNode {
+                sw: curr,
+                up: Some(up),
+                depth,
+            });
+            curr = up.1;
+        }
+    }
+    nodes.sort_by_key(|n| (n.depth, n.sw));
+    Some(nodes)
+}
