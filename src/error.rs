@@ -17,12 +17,9 @@ pub enum Error {
     #[diagnostic(transparent)]
     Parse(Box<ParseError>),
     /// A file could not be read or written.
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    // The cause is in the message, not chained, so miette prints it once.
+    #[error("{}: {cause}", path.display())]
+    Io { path: PathBuf, cause: std::io::Error },
     /// Input that parses but cannot be used (unknown fault target, LID clash...).
     #[error("{0}")]
     Input(String),
@@ -43,7 +40,7 @@ impl Error {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
-            source,
+            cause: source,
         }
     }
 }
