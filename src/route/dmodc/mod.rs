@@ -143,21 +143,29 @@ fn note_gaps(fabric: &Fabric, r: &Ranked, dests: &dests::Dests, lfts: &Lfts, not
             ),
         });
     }
-    let mut holes = 0usize;
+    // Entries left empty because the switch has no up-down path to the
+    // target: never used by node-to-node traffic, whose routes only pass
+    // switches of finite cost (formats/dmodc.md, "Unrouted entries").
+    let (mut node_holes, mut switch_holes) = (0usize, 0usize);
     for (i, s) in r.order.iter().enumerate() {
         let row = lfts.row(s.ix());
-        for t in 0..r.len() {
-            if t != i {
-                holes += dests.of(t).iter().filter(|d| row[d.lid as usize] == crate::model::NO_ROUTE).count();
+        for t in (0..r.len()).filter(|&t| t != i) {
+            for d in dests.of(t).iter().filter(|d| row[d.lid as usize] == crate::model::NO_ROUTE) {
+                if (d.d as usize) < dests.num_nodes {
+                    node_holes += 1;
+                } else {
+                    switch_holes += 1;
+                }
             }
         }
     }
-    if holes > 0 {
+    if node_holes + switch_holes > 0 {
         notes.push(Note {
             code: "D002",
             message: format!(
-                "{holes} switch-to-switch-LID entries have no up-down path and stay unrouted \
-                 (as OpenSM updn; formats/dmodc.md)"
+                "{switch_holes} switch-LID and {node_holes} node-LID entries stay unrouted: \
+                 those switches have no up-down path to the target (as OpenSM updn); \
+                 no node-to-node route passes them"
             ),
         });
     }
