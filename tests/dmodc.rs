@@ -223,6 +223,8 @@ fn full_bisection_pgfts_route_shifts_without_congestion() {
         (3, &[4, 4, 4], &[1, 4, 4], &[1, 1, 1]),
         (3, &[4, 2, 2], &[1, 2, 4], &[1, 2, 1]),
         (3, &[2, 4, 3], &[1, 2, 2], &[1, 1, 2]),
+        (2, &[2, 4], &[1, 2], &[2, 2]),
+        (3, &[2, 3, 2], &[1, 2, 3], &[2, 2, 2]),
     ];
     for &(h, m, w, p) in shapes {
         let spec = PgftSpec::new(h, m, w, Some(p));
@@ -236,6 +238,34 @@ fn full_bisection_pgfts_route_shifts_without_congestion() {
         assert_eq!(rep.failed, 0, "{spec:?}");
         assert_eq!(rep.max_switch, 1, "{spec:?}: per shift {:?}", rep.per_shift);
     }
+}
+
+#[test]
+fn multi_plane_pgfts_fail_validity() {
+    // w_1 > 1: a host's ports reach w_1 leaves of disjoint switch planes
+    // (the digit a_1 never changes above level 1), so leaves of different
+    // planes have no switch path at all (formats/dmodc.md).
+    let f = pgft(&PgftSpec::new(2, &[2, 4], &[2, 2], None)).unwrap();
+    let lids = LidMap::new(&f).unwrap();
+    let e = Dmodc::default().route(&f, &lids, &RouteOptions::default()).unwrap_err();
+    assert!(e.message.contains("32 ordered leaf switch pairs"), "{}", e.message);
+}
+
+#[test]
+fn congestion_check_sees_a_bad_table() {
+    // Send everything a leaf routes upward through its first up port: shifts
+    // then share links, and the check must say so.
+    let f = pgft(&PgftSpec::new(2, &[4, 8], &[1, 4], None)).unwrap();
+    let mut r = route(&f);
+    let lids = LidMap::new(&f).unwrap();
+    for s in 0..8 {
+        for v in r.lfts.row_mut(s).iter_mut().filter(|v| (5..=8).contains(*v)) {
+            *v = 5;
+        }
+    }
+    let rep = shift_congestion(&f, &lids, &r.lfts, &topological_nodes(&f));
+    assert_eq!(rep.failed, 0);
+    assert_eq!(rep.max_switch, 4);
 }
 
 #[test]
