@@ -46,6 +46,13 @@ pub struct Scratch {
     count: Vec<u8>,
     first: Vec<u8>,
     cand: Vec<u8>,
+    up_groups: Vec<u8>,
+    down_groups: Vec<u8>,
+    /// Port of each candidate for the current ⌊d / (Π·#C)⌋.
+    port_of_k: Vec<u8>,
+    /// Π_s clamped to 2^17 (same quotients for d < 2^17), and its divider.
+    pi_val: u32,
+    pi: FastDiv,
 }
 
 impl Scratch {
@@ -55,6 +62,11 @@ impl Scratch {
             count: vec![0; n],
             first: vec![NONE; n],
             cand: Vec::with_capacity(256),
+            up_groups: Vec::new(),
+            down_groups: Vec::new(),
+            port_of_k: Vec::with_capacity(256),
+            pi_val: 1,
+            pi: FastDiv::new(1),
         }
     }
 }
@@ -85,19 +97,21 @@ impl<'a> RouteCtx<'a> {
         }
         sc.count.fill(0);
         sc.first.fill(NONE);
+        sc.up_groups.clear();
+        sc.down_groups.clear();
         for (gi, g) in r.groups(s).iter().enumerate() {
-            if g.dir == Dir::Level {
-                continue;
+            match g.dir {
+                Dir::Level => continue,
+                Dir::Up => sc.up_groups.push(gi as u8),
+                Dir::Down => sc.down_groups.push(gi as u8),
             }
             let want_down = g.dir == Dir::Down;
             let cg = self.costs.row(g.peer as usize);
             let it = sc.count.iter_mut().zip(sc.first.iter_mut()).zip(cs.iter().zip(cg)).zip(&sc.down_mode);
             for (((cnt, first), (&c, &o)), &dm) in it {
-                let hit = c != INF && o.wrapping_add(1) == c && dm == want_down;
+                let hit = (c != INF) & (o.wrapping_add(1) == c) & (dm == want_down);
                 *cnt += hit as u8;
-                if hit && *first == NONE {
-                    *first = gi as u8;
-                }
+                *first = if hit & (*first == NONE) { gi as u8 } else { *first };
             }
         }
     }
@@ -112,6 +126,12 @@ impl<'a> RouteCtx<'a> {
             return;
         }
         let want_down = sc.down_mode[t];
+        // Every group of the wanted direction qualifies (intact fat-trees).
+        let all = if want_down { &sc.down_groups } else { &sc.up_groups };
+        if all.len() == cnt as usize {
+            sc.cand.extend_from_slice(all);
+            return;
+        }
         let c = self.costs.get(s, t);
         for (gi, g) in self.r.groups(s).iter().enumerate() {
             let dir_ok = if want_down { g.dir == Dir::Down } else { g.dir == Dir::Up };
@@ -126,9 +146,10 @@ impl<'a> RouteCtx<'a> {
     /// `alt`, when given, receives (lid, P_{s,d}) for every routed node LID.
     pub fn fill_row(&self, s: usize, row: &mut [u8], sc: &mut Scratch, mut alt: Option<&mut Vec<(u16, Vec<u8>)>>) {
         self.count_candidates(s, sc);
+        sc.pi_val = self.costs.divider[s].min(1 << 17) as u32;
+        sc.pi = FastDiv::new(sc.pi_val as u64);
         let r = self.r;
         let groups: &[Group] = r.groups(s);
-        let pi = FastDiv::new(self.costs.divider[s]);
         for t in 0..r.len() {
             let dests = self.dests.of(t);
             if dests.is_empty() {
@@ -140,22 +161,15 @@ impl<'a> RouteCtx<'a> {
                 }
                 continue;
             }
-            let cnt = sc.count[t];
-            if cnt == 0 {
+            if sc.count[t] == 0 {
                 continue;
             }
             self.candidates(s, t, sc);
-            let div_c = self.small[cnt as usize];
-            for d in dests {
-                let q = pi.div(d.d);
-                let q2 = div_c.div(q);
-                let k = q - q2 * cnt as u32;
-                let g = &groups[sc.cand[k as usize] as usize];
-                let j = q2 - self.small[g.len as usize].div(q2) * g.len;
-                let port = r.ports[(g.start + j) as usize];
-                set(row, d.lid, d.nlids, port);
-                if let Some(alt) = alt.as_deref_mut() {
-                    let all: Vec<u8> = sc.cand.iter().flat_map(|&gi| r.group_ports(&groups[gi as usize]).iter().copied()).collect();
+            self.route_dests(s, dests, row, sc);
+            if let Some(alt) = alt.as_deref_mut() {
+                let all: Vec<u8> =
+                    sc.cand.iter().flat_map(|&gi| r.group_ports(&groups[gi as usize]).iter().copied()).collect();
+                for d in dests {
                     for l in 0..d.nlids {
                         alt.push((d.lid + l, all.clone()));
                     }
@@ -163,9 +177,68 @@ impl<'a> RouteCtx<'a> {
             }
         }
     }
+
+    /// Formulas (3)–(4) for the destinations of one target, candidates in
+    /// `sc.cand`. Runs of consecutive `d` (a leaf's nodes in the default
+    /// order) advance ⌊d/Π⌋ and the group index like an odometer instead of
+    /// dividing for every node; the port of every candidate group is cached
+    /// per value of ⌊d/(Π·#C)⌋.
+    fn route_dests(&self, s: usize, dests: &[super::dests::Dest], row: &mut [u8], sc: &mut Scratch) {
+        let r = self.r;
+        let groups = r.groups(s);
+        let cnt = sc.cand.len() as u32;
+        let (pi_val, pi) = (sc.pi_val, sc.pi);
+        let div_c = self.small[cnt as usize];
+        let (mut prev, mut rem, mut k, mut q2) = (u32::MAX, 0u32, 0u32, 0u32);
+        let mut cached_q2 = u32::MAX;
+        for d in dests {
+            if prev != u32::MAX && d.d == prev + 1 {
+                rem += 1;
+                if rem == pi_val {
+                    rem = 0;
+                    k += 1;
+                    if k == cnt {
+                        k = 0;
+                        q2 += 1;
+                    }
+                }
+            } else {
+                let q = pi.div(d.d);
+                rem = d.d - q * pi_val;
+                q2 = div_c.div(q);
+                k = q - q2 * cnt;
+            }
+            let run = prev != u32::MAX && d.d == prev + 1;
+            prev = d.d;
+            if !run && cached_q2 != q2 {
+                // A lone destination (a switch LID): one port, no cache.
+                let g = &groups[sc.cand[k as usize] as usize];
+                let j = q2 - self.small[g.len as usize].div(q2) * g.len;
+                set(row, d.lid, d.nlids, r.ports[(g.start + j) as usize]);
+                continue;
+            }
+            if cached_q2 != q2 {
+                sc.port_of_k.clear();
+                for &gi in &sc.cand {
+                    let g = &groups[gi as usize];
+                    let j = q2 - self.small[g.len as usize].div(q2) * g.len;
+                    sc.port_of_k.push(r.ports[(g.start + j) as usize]);
+                }
+                cached_q2 = q2;
+            }
+            set(row, d.lid, d.nlids, sc.port_of_k[k as usize]);
+        }
+    }
 }
 
+#[inline]
 fn set(row: &mut [u8], lid: u16, nlids: u16, port: u8) {
+    if nlids == 1 {
+        if let Some(v) = row.get_mut(lid as usize) {
+            *v = port;
+        }
+        return;
+    }
     let lo = lid as usize;
     let hi = (lo + nlids as usize).min(row.len());
     if lo < hi {
