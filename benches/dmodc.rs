@@ -10,15 +10,26 @@ use routec::model::{Fabric, LidMap};
 use routec::route::{Dmodc, Engine, RouteOptions};
 
 fn degraded(f: &Fabric, percent: usize) -> Fabric {
-    let cables = f.links().filter(|&(a, _, b, _)| f.is_switch(a) && f.is_switch(b)).count();
-    let plan = FaultPlan { links: cables * percent / 100, switches: 0, seed: 1 };
-    f.apply_faults(&random_faults(f, &plan).expect("faults")).expect("apply").0
+    let cables = f
+        .links()
+        .filter(|&(a, _, b, _)| f.is_switch(a) && f.is_switch(b))
+        .count();
+    let plan = FaultPlan {
+        links: cables * percent / 100,
+        switches: 0,
+        seed: 1,
+    };
+    f.apply_faults(&random_faults(f, &plan).expect("faults"))
+        .expect("apply")
+        .0
 }
 
 fn bench_route(c: &mut Criterion, name: &str, f: &Fabric) {
     let lids = LidMap::new(f).expect("lids");
     let opts = RouteOptions::default();
-    c.bench_function(name, |b| b.iter(|| Dmodc::default().route(f, &lids, &opts).expect("route")));
+    c.bench_function(name, |b| {
+        b.iter(|| Dmodc::default().route(f, &lids, &opts).expect("route"))
+    });
 }
 
 fn rlft(c: &mut Criterion) {

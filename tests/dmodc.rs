@@ -4,7 +4,9 @@
 use routec::generate::faults::{FaultPlan, random_faults};
 use routec::generate::pgft::{PgftSpec, pgft};
 use routec::model::lids::assign_missing_lids;
-use routec::model::{Fabric, FabricBuilder, Guid, LidMap, NO_ROUTE, NodeIdx, NodeKind, NodeSpec, SwIdx};
+use routec::model::{
+    Fabric, FabricBuilder, Guid, LidMap, NO_ROUTE, NodeIdx, NodeKind, NodeSpec, SwIdx,
+};
 use routec::route::dmodc::{costs, groups::Ranked};
 use routec::route::{Dmodc, Engine, RouteOptions, Routing};
 use routec::verify::congestion::{EndPort, shift_congestion, topological_nodes, trace};
@@ -16,22 +18,42 @@ struct Hand {
 
 impl Hand {
     fn new() -> Self {
-        Hand { b: FabricBuilder::new() }
+        Hand {
+            b: FabricBuilder::new(),
+        }
     }
     fn sw(&mut self, guid: u64, ports: u8) -> &mut Self {
-        self.b.add_node(NodeSpec::new(NodeKind::Switch, Guid(guid), ports, format!("sw{guid:x}"))).unwrap();
+        self.b
+            .add_node(NodeSpec::new(
+                NodeKind::Switch,
+                Guid(guid),
+                ports,
+                format!("sw{guid:x}"),
+            ))
+            .unwrap();
         self
     }
     /// A one-port host `guid` on port `port` of switch `sw`.
     fn host(&mut self, guid: u64, sw: u64, port: u8) -> &mut Self {
-        let h = self.b.add_node(NodeSpec::new(NodeKind::Ca, Guid(guid), 1, format!("h{guid:x}"))).unwrap();
+        let h = self
+            .b
+            .add_node(NodeSpec::new(
+                NodeKind::Ca,
+                Guid(guid),
+                1,
+                format!("h{guid:x}"),
+            ))
+            .unwrap();
         self.b.port_mut(h, 1).unwrap().guid = Guid(guid + 1);
         let s = self.b.node_by_guid(Guid(sw)).unwrap();
         self.b.connect(h, 1, s, port).unwrap();
         self
     }
     fn cable(&mut self, a: u64, pa: u8, b: u64, pb: u8) -> &mut Self {
-        let (a, b2) = (self.b.node_by_guid(Guid(a)).unwrap(), self.b.node_by_guid(Guid(b)).unwrap());
+        let (a, b2) = (
+            self.b.node_by_guid(Guid(a)).unwrap(),
+            self.b.node_by_guid(Guid(b)).unwrap(),
+        );
         self.b.connect(a, pa, b2, pb).unwrap();
         self
     }
@@ -44,7 +66,9 @@ impl Hand {
 
 fn route(f: &Fabric) -> Routing {
     let lids = LidMap::new(f).unwrap();
-    Dmodc::default().route(f, &lids, &RouteOptions::default()).unwrap()
+    Dmodc::default()
+        .route(f, &lids, &RouteOptions::default())
+        .unwrap()
 }
 
 fn sw_of(f: &Fabric, guid: u64) -> SwIdx {
@@ -67,12 +91,17 @@ fn fig3(with_b3: bool) -> Fabric {
     }
     h.host(0x100, 0x1, 8).host(0x200, 0x2, 8);
     // La = 0x1: B1 = 0x11, B3 = 0x13, Bx = 0x14; Lb = 0x2: B2 = 0x12, By = 0x15.
-    h.cable(0x1, 1, 0x11, 1).cable(0x1, 2, 0x14, 1).cable(0x2, 1, 0x12, 1).cable(0x2, 2, 0x15, 1);
+    h.cable(0x1, 1, 0x11, 1)
+        .cable(0x1, 2, 0x14, 1)
+        .cable(0x2, 1, 0x12, 1)
+        .cable(0x2, 2, 0x15, 1);
     h.cable(0x11, 2, 0x21, 1).cable(0x11, 3, 0x22, 1);
     h.cable(0x12, 2, 0x22, 2).cable(0x12, 3, 0x23, 2);
     if with_b3 {
         h.cable(0x1, 3, 0x13, 1);
-        h.cable(0x13, 2, 0x21, 3).cable(0x13, 3, 0x22, 3).cable(0x13, 4, 0x23, 3);
+        h.cable(0x13, 2, 0x21, 3)
+            .cable(0x13, 3, 0x22, 3)
+            .cable(0x13, 4, 0x23, 3);
     } else {
         h.cable(0x1, 3, 0x13, 1);
     }
@@ -82,7 +111,10 @@ fn fig3(with_b3: bool) -> Fabric {
 fn dividers(f: &Fabric, guids: &[u64]) -> Vec<u64> {
     let r = Ranked::new(f).unwrap();
     let c = costs::compute(&r);
-    guids.iter().map(|&g| c.divider[r.internal[sw_of(f, g).ix()] as usize]).collect()
+    guids
+        .iter()
+        .map(|&g| c.divider[r.internal[sw_of(f, g).ix()] as usize])
+        .collect()
 }
 
 #[test]
@@ -112,7 +144,10 @@ fn fig4() -> Fabric {
     }
     h.host(0x2000, 0x11, 5);
     h.cable(0x11, 1, 0x21, 2);
-    h.cable(0x20, 2, 0x30, 1).cable(0x20, 3, 0x31, 1).cable(0x20, 4, 0x31, 2).cable(0x20, 5, 0x31, 3);
+    h.cable(0x20, 2, 0x30, 1)
+        .cable(0x20, 3, 0x31, 1)
+        .cable(0x20, 4, 0x31, 2)
+        .cable(0x20, 5, 0x31, 3);
     h.cable(0x30, 2, 0x21, 3).cable(0x31, 4, 0x21, 4);
     h.build()
 }
@@ -122,7 +157,11 @@ fn fig4_route_choice() {
     let f = fig4();
     assert_eq!(dividers(&f, &[0x20]), vec![4]);
     let lids = LidMap::new(&f).unwrap();
-    let r = Dmodc { with_alt_ports: true }.route(&f, &lids, &RouteOptions::default()).unwrap();
+    let r = Dmodc {
+        with_alt_ports: true,
+    }
+    .route(&f, &lids, &RouteOptions::default())
+    .unwrap();
     let s = sw_of(&f, 0x20).ix();
     assert_eq!(r.lfts.get(s, host_lid(&f, 0x2000)), 5);
     // The 20 hosts of A are below s: the single down group, port 1.
@@ -186,8 +225,12 @@ fn down_path_variant_avoids_down_up_turns() {
     h.sw(0x10, 4).sw(0x11, 4).sw(0x12, 4); // v, x, w
     h.sw(0x20, 4).sw(0x21, 4).sw(0x22, 4); // u, s, y
     h.sw(0x30, 4); // t
-    h.host(0x100, 0x1, 4).host(0x200, 0x2, 4).host(0x300, 0x3, 4);
-    h.cable(0x2, 1, 0x10, 1).cable(0x3, 1, 0x11, 1).cable(0x1, 1, 0x12, 1);
+    h.host(0x100, 0x1, 4)
+        .host(0x200, 0x2, 4)
+        .host(0x300, 0x3, 4);
+    h.cable(0x2, 1, 0x10, 1)
+        .cable(0x3, 1, 0x11, 1)
+        .cable(0x1, 1, 0x12, 1);
     h.cable(0x10, 2, 0x20, 1).cable(0x12, 2, 0x20, 2);
     h.cable(0x10, 3, 0x21, 1).cable(0x11, 2, 0x21, 2);
     h.cable(0x12, 3, 0x22, 1);
@@ -202,13 +245,27 @@ fn down_path_variant_avoids_down_up_turns() {
 #[test]
 fn unreachable_leaves_are_an_error_naming_them() {
     let mut h = Hand::new();
-    h.sw(0x1, 4).sw(0x2, 4).host(0x100, 0x1, 4).host(0x200, 0x2, 4);
+    h.sw(0x1, 4)
+        .sw(0x2, 4)
+        .host(0x100, 0x1, 4)
+        .host(0x200, 0x2, 4);
     h.cable(0x1, 1, 0x2, 1);
     let f = h.build();
     let lids = LidMap::new(&f).unwrap();
-    let e = Dmodc::default().route(&f, &lids, &RouteOptions::default()).unwrap_err();
-    assert!(e.message.contains("2 ordered leaf switch pairs"), "{}", e.message);
-    assert!(e.message.contains("0x0000000000000001 -> 0x0000000000000002"), "{}", e.message);
+    let e = Dmodc::default()
+        .route(&f, &lids, &RouteOptions::default())
+        .unwrap_err();
+    assert!(
+        e.message.contains("2 ordered leaf switch pairs"),
+        "{}",
+        e.message
+    );
+    assert!(
+        e.message
+            .contains("0x0000000000000001 -> 0x0000000000000002"),
+        "{}",
+        e.message
+    );
 }
 
 /// Full-bisection PGFTs (m_l·p_l = w_{l+1}·p_{l+1}), 2 and 3 levels, with
@@ -229,7 +286,11 @@ fn full_bisection_pgfts_route_shifts_without_congestion() {
     for &(h, m, w, p) in shapes {
         let spec = PgftSpec::new(h, m, w, Some(p));
         for l in 1..h {
-            assert_eq!(m[l - 1] * p[l - 1], w[l] * p[l], "{spec:?} is not full bisection");
+            assert_eq!(
+                m[l - 1] * p[l - 1],
+                w[l] * p[l],
+                "{spec:?} is not full bisection"
+            );
         }
         let f = pgft(&spec).unwrap();
         let r = route(&f);
@@ -247,8 +308,14 @@ fn multi_plane_pgfts_fail_validity() {
     // planes have no switch path at all (formats/dmodc.md).
     let f = pgft(&PgftSpec::new(2, &[2, 4], &[2, 2], None)).unwrap();
     let lids = LidMap::new(&f).unwrap();
-    let e = Dmodc::default().route(&f, &lids, &RouteOptions::default()).unwrap_err();
-    assert!(e.message.contains("32 ordered leaf switch pairs"), "{}", e.message);
+    let e = Dmodc::default()
+        .route(&f, &lids, &RouteOptions::default())
+        .unwrap_err();
+    assert!(
+        e.message.contains("32 ordered leaf switch pairs"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
@@ -259,7 +326,12 @@ fn congestion_check_sees_a_bad_table() {
     let mut r = route(&f);
     let lids = LidMap::new(&f).unwrap();
     for s in 0..8 {
-        for v in r.lfts.row_mut(s).iter_mut().filter(|v| (5..=8).contains(*v)) {
+        for v in r
+            .lfts
+            .row_mut(s)
+            .iter_mut()
+            .filter(|v| (5..=8).contains(*v))
+        {
             *v = 5;
         }
     }
@@ -274,7 +346,15 @@ fn degraded_pgfts_stay_complete_and_up_down() {
     let f = pgft(&spec).unwrap();
     let cables = 2 * 64 * 4 / 2; // 128 switch-to-switch cables
     let mut routed = 0;
-    for (pct, switches, seed) in [(1, 0, 1), (5, 0, 2), (10, 0, 3), (10, 0, 13), (0, 2, 4), (0, 6, 6), (5, 3, 5)] {
+    for (pct, switches, seed) in [
+        (1, 0, 1),
+        (5, 0, 2),
+        (10, 0, 3),
+        (10, 0, 13),
+        (0, 2, 4),
+        (0, 6, 6),
+        (5, 3, 5),
+    ] {
         let plan = FaultPlan {
             links: cables * pct / 100,
             switches,
@@ -295,7 +375,11 @@ fn degraded_pgfts_stay_complete_and_up_down() {
                 routed += 1;
             }
             Err(e) => {
-                assert!(expected_broken > 0, "{pct}% / {switches} (top only: {top_only}): {}", e.message);
+                assert!(
+                    expected_broken > 0,
+                    "{pct}% / {switches} (top only: {top_only}): {}",
+                    e.message
+                );
                 let want = format!("{expected_broken} ordered leaf switch pairs");
                 assert!(e.message.contains(&want), "{} vs {want}", e.message);
             }
@@ -304,7 +388,10 @@ fn degraded_pgfts_stay_complete_and_up_down() {
     assert!(routed >= 4, "only {routed} degraded fabrics were routable");
     // Whole top switches removed (4 of the 16): still routable, up-down.
     use routec::generate::pgft::switch_guid;
-    let tops: Vec<_> = [0, 5, 10, 15].iter().map(|&i| routec::model::Fault::Switch(switch_guid(3, i))).collect();
+    let tops: Vec<_> = [0, 5, 10, 15]
+        .iter()
+        .map(|&i| routec::model::Fault::Switch(switch_guid(3, i)))
+        .collect();
     let (g, _) = f.apply_faults(&tops).unwrap();
     assert_eq!(unreachable_leaf_pairs(&g), 0);
     assert_complete_up_down(&g, &route(&g));
@@ -335,7 +422,10 @@ fn unreachable_leaf_pairs(f: &Fabric) -> usize {
                 }
             }
         }
-        broken += leaves.iter().filter(|m| **m != l && !seen[m.ix()][0] && !seen[m.ix()][1]).count();
+        broken += leaves
+            .iter()
+            .filter(|m| **m != l && !seen[m.ix()][0] && !seen[m.ix()][1])
+            .count();
     }
     broken
 }
@@ -343,10 +433,21 @@ fn unreachable_leaf_pairs(f: &Fabric) -> usize {
 #[test]
 fn output_does_not_depend_on_thread_count() {
     let f = pgft(&PgftSpec::new(3, &[4, 4, 4], &[1, 4, 4], Some(&[1, 1, 1]))).unwrap();
-    let faults = random_faults(&f, &FaultPlan { links: 10, switches: 1, seed: 7 }).unwrap();
+    let faults = random_faults(
+        &f,
+        &FaultPlan {
+            links: 10,
+            switches: 1,
+            seed: 7,
+        },
+    )
+    .unwrap();
     let (f, _) = f.apply_faults(&faults).unwrap();
     let run = |threads| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         pool.install(|| route(&f).lfts)
     };
     assert_eq!(run(1).as_bytes(), run(2).as_bytes());
@@ -358,10 +459,16 @@ fn node_order_renumbers_destinations() {
     // group ⌊0/4⌋ mod 2 = 0 (T1, port 2).
     let f = fig4();
     let lids = LidMap::new(&f).unwrap();
-    let mut order: Vec<Guid> = topological_nodes(&f).iter().map(|e| f.port(e.node, e.port).guid).collect();
+    let mut order: Vec<Guid> = topological_nodes(&f)
+        .iter()
+        .map(|e| f.port(e.node, e.port).guid)
+        .collect();
     order.reverse();
     order.push(Guid(0xdead));
-    let opts = RouteOptions { node_order: Some(order), ..RouteOptions::default() };
+    let opts = RouteOptions {
+        node_order: Some(order),
+        ..RouteOptions::default()
+    };
     let r = Dmodc::default().route(&f, &lids, &opts).unwrap();
     assert_eq!(r.lfts.get(sw_of(&f, 0x20).ix(), host_lid(&f, 0x2000)), 2);
     assert!(r.notes.iter().any(|n| n.code == "D003"));
@@ -385,9 +492,27 @@ fn switch_lids_route_up_down_or_stay_empty() {
         }
     }
     // Two top switches never reach each other up-down: holes, reported.
-    let tops: Vec<_> = f.switches().iter().filter(|s| ranks[f.switch_index(**s).unwrap().ix()] == 1).collect();
+    let tops: Vec<_> = f
+        .switches()
+        .iter()
+        .filter(|s| ranks[f.switch_index(**s).unwrap().ix()] == 1)
+        .collect();
     let (a, b) = (f.switch_index(*tops[0]).unwrap(), *tops[1]);
     assert_eq!(r.lfts.get(a.ix(), f.switch_lid(b)), NO_ROUTE);
     assert!(r.notes.iter().any(|n| n.code == "D002"));
-    let _ = EndPort { node: leaf, port: 0 };
+    let _ = EndPort {
+        node: leaf,
+        port: 0,
+    };
+}
+
+#[test]
+fn formats_dmodc_md_example() {
+    let md =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/formats/dmodc.md")).unwrap();
+    let tag = "```text dmodc-example\n";
+    let start = md.find(tag).expect("example block") + tag.len();
+    let block = &md[start..start + md[start..].find("```").unwrap()];
+    let f = pgft(&PgftSpec::new(2, &[2, 2], &[1, 2], Some(&[1, 2]))).unwrap();
+    assert_eq!(routec::route::dmodc::lft_table(&f, &route(&f).lfts), block);
 }

@@ -9,7 +9,7 @@
 
 use rayon::prelude::*;
 
-use crate::model::{Fabric, LidMap, Lfts, NO_ROUTE, NodeIdx, PortNum};
+use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE, NodeIdx, PortNum};
 
 /// An end port: a CA or router port with a LID.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,17 +81,29 @@ pub fn trace(
     let mut at = first.node;
     for _ in 0..64 {
         let sw = fabric.switch_index(at).expect("traced node is a switch");
-        let out = if (lid as usize) < lfts.stride() { lfts.get(sw.ix(), lid) } else { NO_ROUTE };
+        let out = if (lid as usize) < lfts.stride() {
+            lfts.get(sw.ix(), lid)
+        } else {
+            NO_ROUTE
+        };
         if out == 0 {
             return if fabric.switch_lid(at) == lid {
                 Ok(())
             } else {
-                Err(TraceError::Dead { switch: at, lid, port: 0 })
+                Err(TraceError::Dead {
+                    switch: at,
+                    lid,
+                    port: 0,
+                })
             };
         }
         let next = (out != NO_ROUTE).then(|| fabric.peer(at, out)).flatten();
         let Some(next) = next else {
-            return Err(TraceError::Dead { switch: at, lid, port: out });
+            return Err(TraceError::Dead {
+                switch: at,
+                lid,
+                port: out,
+            });
         };
         hop(at, out);
         if fabric.is_switch(next.node) {
@@ -100,7 +112,14 @@ pub fn trace(
         }
         let p = fabric.port(next.node, next.port);
         let owns = p.lid <= lid && (lid as u32) < p.lid as u32 + (1u32 << p.lmc.min(7));
-        return if owns { Ok(()) } else { Err(TraceError::WrongEnd { lid, reached: next.node }) };
+        return if owns {
+            Ok(())
+        } else {
+            Err(TraceError::WrongEnd {
+                lid,
+                reached: next.node,
+            })
+        };
     }
     Err(TraceError::Loop { lid })
 }
@@ -123,7 +142,12 @@ pub struct LinkLoad {
 
 /// Routes every `(src, dst)` pair of `pairs` (destination: the base LID of
 /// `dst`) and counts loads per directed link.
-pub fn pattern_load(fabric: &Fabric, lfts: &Lfts, links: &LinkIndex, pairs: &[(EndPort, EndPort)]) -> LinkLoad {
+pub fn pattern_load(
+    fabric: &Fabric,
+    lfts: &Lfts,
+    links: &LinkIndex,
+    pairs: &[(EndPort, EndPort)],
+) -> LinkLoad {
     let mut load = vec![0u32; links.len()];
     let mut out = LinkLoad::default();
     for &(s, d) in pairs {
@@ -167,10 +191,22 @@ pub fn topological_nodes(fabric: &Fabric) -> Vec<EndPort> {
         .node_indices()
         .filter(|&n| crate::model::rank::is_compute_endpoint(fabric, n))
         .flat_map(|n| {
-            fabric.ports(n).iter().enumerate().skip(1).filter_map(move |(p, port)| {
-                let peer = port.peer.filter(|q| fabric.is_switch(q.node))?;
-                Some((fabric.node(peer.node).guid, peer.port, EndPort { node: n, port: p as PortNum }))
-            })
+            fabric
+                .ports(n)
+                .iter()
+                .enumerate()
+                .skip(1)
+                .filter_map(move |(p, port)| {
+                    let peer = port.peer.filter(|q| fabric.is_switch(q.node))?;
+                    Some((
+                        fabric.node(peer.node).guid,
+                        peer.port,
+                        EndPort {
+                            node: n,
+                            port: p as PortNum,
+                        },
+                    ))
+                })
         })
         .collect();
     v.sort_by_key(|e| (e.0, e.1));
@@ -190,7 +226,12 @@ pub struct ShiftReport {
 
 /// Max congestion of every shift permutation over `nodes` (in that order),
 /// shifts in parallel; the result does not depend on the thread count.
-pub fn shift_congestion(fabric: &Fabric, _lids: &LidMap, lfts: &Lfts, nodes: &[EndPort]) -> ShiftReport {
+pub fn shift_congestion(
+    fabric: &Fabric,
+    _lids: &LidMap,
+    lfts: &Lfts,
+    nodes: &[EndPort],
+) -> ShiftReport {
     let links = LinkIndex::new(fabric);
     let n = nodes.len();
     let per: Vec<LinkLoad> = (1..n)

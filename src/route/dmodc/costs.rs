@@ -106,7 +106,11 @@ pub fn compute(r: &Ranked) -> Costs {
 
 /// Leaf pairs `(l, l')` with no up–down path (§4.1), in row-major order:
 /// the count and the first `keep`.
-pub fn unreachable_leaf_pairs(costs: &Costs, num_leaves: usize, keep: usize) -> (usize, Vec<(usize, usize)>) {
+pub fn unreachable_leaf_pairs(
+    costs: &Costs,
+    num_leaves: usize,
+    keep: usize,
+) -> (usize, Vec<(usize, usize)>) {
     let mut count = 0;
     let mut first = Vec::new();
     for l in 0..num_leaves {

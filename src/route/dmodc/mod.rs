@@ -14,7 +14,7 @@ pub mod routes;
 
 use rayon::prelude::*;
 
-use crate::model::{Fabric, LidMap, Lfts, SwIdx};
+use crate::model::{Fabric, Lfts, LidMap, SwIdx};
 use crate::route::{AltPorts, Engine, Note, Promise, RouteError, RouteOptions, Routing};
 
 use groups::Ranked;
@@ -36,8 +36,16 @@ impl Engine for Dmodc {
         "dmodc"
     }
 
-    fn route(&self, fabric: &Fabric, lids: &LidMap, opts: &RouteOptions) -> Result<Routing, RouteError> {
-        let ranked = Ranked::new(fabric).map_err(|message| RouteError { message, help: None })?;
+    fn route(
+        &self,
+        fabric: &Fabric,
+        lids: &LidMap,
+        opts: &RouteOptions,
+    ) -> Result<Routing, RouteError> {
+        let ranked = Ranked::new(fabric).map_err(|message| RouteError {
+            message,
+            help: None,
+        })?;
         let costs = costs::compute(&ranked);
         check_validity(&ranked, &costs)?;
         let dests = dests::build(fabric, &ranked, opts.node_order.as_deref());
@@ -66,7 +74,13 @@ impl Engine for Dmodc {
 type AltRow = Vec<(u16, Vec<u8>)>;
 
 /// Fills every LFT row in parallel (one switch per task).
-fn fill(fabric: &Fabric, r: &Ranked, ctx: &RouteCtx<'_>, lfts: &mut Lfts, alt: bool) -> Option<Vec<AltRow>> {
+fn fill(
+    fabric: &Fabric,
+    r: &Ranked,
+    ctx: &RouteCtx<'_>,
+    lfts: &mut Lfts,
+    alt: bool,
+) -> Option<Vec<AltRow>> {
     let n = r.len();
     let rows: Vec<AltRow> = lfts
         .rows_mut()
@@ -125,14 +139,22 @@ fn check_validity(r: &Ranked, costs: &costs::Costs) -> Result<(), RouteError> {
             "dmodc: {count} ordered leaf switch pairs have no up-down path (first: {})",
             shown.join(", ")
         ),
-        help: Some("the faults split the fat-tree: no route table can be deadlock-free up-down; \
+        help: Some(
+            "the faults split the fat-tree: no route table can be deadlock-free up-down; \
                     restore links or route with another engine"
-            .into()),
+                .into(),
+        ),
     })
 }
 
 /// Notes for what the tables leave unrouted on purpose.
-fn note_gaps(fabric: &Fabric, r: &Ranked, dests: &dests::Dests, lfts: &Lfts, notes: &mut Vec<Note>) {
+fn note_gaps(
+    fabric: &Fabric,
+    r: &Ranked,
+    dests: &dests::Dests,
+    lfts: &Lfts,
+    notes: &mut Vec<Note>,
+) {
     if !r.unranked.is_empty() {
         notes.push(Note {
             code: "D001",
@@ -150,7 +172,11 @@ fn note_gaps(fabric: &Fabric, r: &Ranked, dests: &dests::Dests, lfts: &Lfts, not
     for (i, s) in r.order.iter().enumerate() {
         let row = lfts.row(s.ix());
         for t in (0..r.len()).filter(|&t| t != i) {
-            for d in dests.of(t).iter().filter(|d| row[d.lid as usize] == crate::model::NO_ROUTE) {
+            for d in dests
+                .of(t)
+                .iter()
+                .filter(|d| row[d.lid as usize] == crate::model::NO_ROUTE)
+            {
                 if (d.d as usize) < dests.num_nodes {
                     node_holes += 1;
                 } else {
@@ -196,5 +222,28 @@ fn pack_alt(rows: Vec<AltRow>, stride: usize) -> AltPorts {
         }
     }
     offsets.push(ports.len() as u32);
-    AltPorts { offsets, ports, stride }
+    AltPorts {
+        offsets,
+        ports,
+        stride,
+    }
+}
+
+/// The tables as text, one line per switch (`desc: port port ...` for LIDs
+/// 1..=top, `-` for no route): the layout of the worked example in
+/// `formats/dmodc.md`, handy in tests.
+pub fn lft_table(fabric: &Fabric, lfts: &Lfts) -> String {
+    let mut out = String::new();
+    for (i, &n) in fabric.switches().iter().enumerate() {
+        out += &fabric.node(n).desc;
+        out.push(':');
+        for lid in 1..=lfts.top() {
+            match lfts.get(i, lid) {
+                crate::model::NO_ROUTE => out += " -",
+                p => out += &format!(" {p}"),
+            }
+        }
+        out.push('\n');
+    }
+    out
 }

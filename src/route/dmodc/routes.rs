@@ -83,7 +83,12 @@ pub struct RouteCtx<'a> {
 impl<'a> RouteCtx<'a> {
     pub fn new(r: &'a Ranked, costs: &'a Costs, dests: &'a Dests) -> Self {
         let small = (0..=255u64).map(FastDiv::new).collect();
-        RouteCtx { r, costs, dests, small }
+        RouteCtx {
+            r,
+            costs,
+            dests,
+            small,
+        }
     }
 
     /// Counts the candidate groups of switch `s` for every target at once
@@ -107,11 +112,20 @@ impl<'a> RouteCtx<'a> {
             }
             let want_down = g.dir == Dir::Down;
             let cg = self.costs.row(g.peer as usize);
-            let it = sc.count.iter_mut().zip(sc.first.iter_mut()).zip(cs.iter().zip(cg)).zip(&sc.down_mode);
+            let it = sc
+                .count
+                .iter_mut()
+                .zip(sc.first.iter_mut())
+                .zip(cs.iter().zip(cg))
+                .zip(&sc.down_mode);
             for (((cnt, first), (&c, &o)), &dm) in it {
                 let hit = (c != INF) & (o.wrapping_add(1) == c) & (dm == want_down);
                 *cnt += hit as u8;
-                *first = if hit & (*first == NONE) { gi as u8 } else { *first };
+                *first = if hit & (*first == NONE) {
+                    gi as u8
+                } else {
+                    *first
+                };
             }
         }
     }
@@ -127,14 +141,22 @@ impl<'a> RouteCtx<'a> {
         }
         let want_down = sc.down_mode[t];
         // Every group of the wanted direction qualifies (intact fat-trees).
-        let all = if want_down { &sc.down_groups } else { &sc.up_groups };
+        let all = if want_down {
+            &sc.down_groups
+        } else {
+            &sc.up_groups
+        };
         if all.len() == cnt as usize {
             sc.cand.extend_from_slice(all);
             return;
         }
         let c = self.costs.get(s, t);
         for (gi, g) in self.r.groups(s).iter().enumerate() {
-            let dir_ok = if want_down { g.dir == Dir::Down } else { g.dir == Dir::Up };
+            let dir_ok = if want_down {
+                g.dir == Dir::Down
+            } else {
+                g.dir == Dir::Up
+            };
             if dir_ok && self.costs.get(g.peer as usize, t).wrapping_add(1) == c {
                 sc.cand.push(gi as u8);
             }
@@ -144,7 +166,13 @@ impl<'a> RouteCtx<'a> {
 
     /// Fills the LFT row of internal switch `s` (entries start as NO_ROUTE).
     /// `alt`, when given, receives (lid, P_{s,d}) for every routed node LID.
-    pub fn fill_row(&self, s: usize, row: &mut [u8], sc: &mut Scratch, mut alt: Option<&mut Vec<(u16, Vec<u8>)>>) {
+    pub fn fill_row(
+        &self,
+        s: usize,
+        row: &mut [u8],
+        sc: &mut Scratch,
+        mut alt: Option<&mut Vec<(u16, Vec<u8>)>>,
+    ) {
         self.count_candidates(s, sc);
         sc.pi_val = self.costs.divider[s].min(1 << 17) as u32;
         sc.pi = FastDiv::new(sc.pi_val as u64);
@@ -167,8 +195,11 @@ impl<'a> RouteCtx<'a> {
             self.candidates(s, t, sc);
             self.route_dests(s, dests, row, sc);
             if let Some(alt) = alt.as_deref_mut() {
-                let all: Vec<u8> =
-                    sc.cand.iter().flat_map(|&gi| r.group_ports(&groups[gi as usize]).iter().copied()).collect();
+                let all: Vec<u8> = sc
+                    .cand
+                    .iter()
+                    .flat_map(|&gi| r.group_ports(&groups[gi as usize]).iter().copied())
+                    .collect();
                 for d in dests {
                     for l in 0..d.nlids {
                         alt.push((d.lid + l, all.clone()));
@@ -183,7 +214,13 @@ impl<'a> RouteCtx<'a> {
     /// order) advance ⌊d/Π⌋ and the group index like an odometer instead of
     /// dividing for every node; the port of every candidate group is cached
     /// per value of ⌊d/(Π·#C)⌋.
-    fn route_dests(&self, s: usize, dests: &[super::dests::Dest], row: &mut [u8], sc: &mut Scratch) {
+    fn route_dests(
+        &self,
+        s: usize,
+        dests: &[super::dests::Dest],
+        row: &mut [u8],
+        sc: &mut Scratch,
+    ) {
         let r = self.r;
         let groups = r.groups(s);
         let cnt = sc.cand.len() as u32;
