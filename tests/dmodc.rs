@@ -516,3 +516,54 @@ fn formats_dmodc_md_example() {
     let f = pgft(&PgftSpec::new(2, &[2, 2], &[1, 2], Some(&[1, 2]))).unwrap();
     assert_eq!(routec::route::dmodc::lft_table(&f, &route(&f).lfts), block);
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Small PGFT shapes (w_1 = 1, up to 3 levels, parallel cables) with a
+    /// random share of cables and switches failed.
+    fn shape() -> impl Strategy<Value = (PgftSpec, usize, usize, u64)> {
+        (
+            2usize..=3,
+            prop::collection::vec((1u32..=3, 1u32..=3, 1u32..=2), 3),
+            0usize..=20,
+            0usize..=2,
+            any::<u64>(),
+        )
+            .prop_map(|(h, lv, pct, sw, seed)| {
+                let m: Vec<u32> = lv.iter().take(h).map(|x| x.0 + 1).collect();
+                let mut w: Vec<u32> = lv.iter().take(h).map(|x| x.1).collect();
+                w[0] = 1;
+                let p: Vec<u32> = lv.iter().take(h).map(|x| x.2).collect();
+                (PgftSpec::new(h, &m, &w, Some(&p)), pct, sw, seed)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn degraded_random_pgfts_route_up_down_or_fail_validity((spec, pct, sw, seed) in shape()) {
+            let f = pgft(&spec).unwrap();
+            let above = f.num_switches() - spec.level_size(1) as usize;
+            let plan = FaultPlan { links: 0, switches: sw.min(above), seed };
+            let (g, _) = f.apply_faults(&random_faults(&f, &plan).unwrap()).unwrap();
+            let cables = g.links().filter(|&(a, _, b, _)| g.is_switch(a) && g.is_switch(b)).count();
+            let plan = FaultPlan { links: cables * pct / 100, switches: 0, seed };
+            let (g, _) = g.apply_faults(&random_faults(&g, &plan).unwrap()).unwrap();
+            let lids = LidMap::new(&g).unwrap();
+            let broken = unreachable_leaf_pairs(&g);
+            match Dmodc::default().route(&g, &lids, &RouteOptions::default()) {
+                Ok(r) => {
+                    prop_assert_eq!(broken, 0);
+                    assert_complete_up_down(&g, &r);
+                }
+                Err(e) => {
+                    prop_assert!(broken > 0, "{}", e.message);
+                    let want = format!("{broken} ordered leaf switch pairs");
+                    prop_assert!(e.message.contains(&want));
+                }
+            }
+        }
+    }
+}
