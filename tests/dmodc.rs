@@ -567,3 +567,31 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn groups_follow_neighbour_guid_not_port_number() {
+    // Leaf A reaches leaf B through X (GUID 0x31, ports 1–2) and W (GUID
+    // 0x30, ports 3–4): W's group comes first although its ports are higher.
+    // A's Π = 1, #C = 2: d → group d mod 2, port ⌊d/2⌋ mod 2.
+    let mut h = Hand::new();
+    h.sw(0x1, 8).sw(0x2, 8).sw(0x30, 4).sw(0x31, 4);
+    h.cable(0x1, 1, 0x31, 1)
+        .cable(0x1, 2, 0x31, 2)
+        .cable(0x1, 3, 0x30, 1)
+        .cable(0x1, 4, 0x30, 2);
+    h.cable(0x2, 1, 0x30, 3).cable(0x2, 2, 0x31, 3);
+    // B's hosts come after A's one in the default order: d = 1..=4.
+    h.host(0x100, 0x1, 8);
+    for (i, g) in [0x200u64, 0x300, 0x400, 0x500].into_iter().enumerate() {
+        h.host(g, 0x2, 4 + i as u8);
+    }
+    let f = h.build();
+    let r = route(&f);
+    let a = sw_of(&f, 0x1).ix();
+    let ports: Vec<u8> = [0x200, 0x300, 0x400, 0x500]
+        .iter()
+        .map(|&g| r.lfts.get(a, host_lid(&f, g)))
+        .collect();
+    // d = 1: X port 1; d = 2: W port 4 (⌊2/2⌋ = 1); d = 3: X port 2; d = 4: W port 3.
+    assert_eq!(ports, vec![1, 4, 2, 3]);
+}

@@ -282,3 +282,27 @@ fn set(row: &mut [u8], lid: u16, nlids: u16, port: u8) {
         row[lo..hi].fill(port);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::FastDiv;
+
+    #[test]
+    fn fast_division_is_exact_below_2_pow_17() {
+        for v in (1..=300u64).chain([
+            1000,
+            4096,
+            65_535,
+            1 << 16,
+            131_071,
+            1 << 17,
+            1 << 20,
+            u64::MAX,
+        ]) {
+            let f = FastDiv::new(v);
+            for x in (0..1u32 << 17).step_by(7).chain([(1 << 17) - 1]) {
+                assert_eq!(f.div(x) as u64, x as u64 / v, "{x} / {v}");
+            }
+        }
+    }
+}
