@@ -272,7 +272,8 @@ fn unreachable_leaves_are_an_error_naming_them() {
 /// parallel cables: every shift permutation is congestion-free (Dmodk).
 #[test]
 fn full_bisection_pgfts_route_shifts_without_congestion() {
-    let shapes: &[(usize, &[u32], &[u32], &[u32])] = &[
+    type Shape<'a> = (usize, &'a [u32], &'a [u32], &'a [u32]);
+    let shapes: &[Shape] = &[
         (2, &[4, 8], &[1, 4], &[1, 1]),
         (2, &[4, 4], &[1, 2], &[1, 2]),
         (2, &[6, 4], &[1, 3], &[1, 2]),

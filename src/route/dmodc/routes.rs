@@ -35,7 +35,7 @@ impl FastDiv {
     }
 
     #[inline]
-    pub fn div(self, x: u32) -> u32 {
+    pub fn quot(self, x: u32) -> u32 {
         ((x as u64 * self.m) >> 40) as u32
     }
 }
@@ -240,9 +240,9 @@ impl<'a> RouteCtx<'a> {
                     }
                 }
             } else {
-                let q = pi.div(d.d);
+                let q = pi.quot(d.d);
                 rem = d.d - q * pi_val;
-                q2 = div_c.div(q);
+                q2 = div_c.quot(q);
                 k = q - q2 * cnt;
             }
             let run = prev != u32::MAX && d.d == prev + 1;
@@ -250,7 +250,7 @@ impl<'a> RouteCtx<'a> {
             if !run && cached_q2 != q2 {
                 // A lone destination (a switch LID): one port, no cache.
                 let g = &groups[sc.cand[k as usize] as usize];
-                let j = q2 - self.small[g.len as usize].div(q2) * g.len;
+                let j = q2 - self.small[g.len as usize].quot(q2) * g.len;
                 set(row, d.lid, d.nlids, r.ports[(g.start + j) as usize]);
                 continue;
             }
@@ -258,7 +258,7 @@ impl<'a> RouteCtx<'a> {
                 sc.port_of_k.clear();
                 for &gi in &sc.cand {
                     let g = &groups[gi as usize];
-                    let j = q2 - self.small[g.len as usize].div(q2) * g.len;
+                    let j = q2 - self.small[g.len as usize].quot(q2) * g.len;
                     sc.port_of_k.push(r.ports[(g.start + j) as usize]);
                 }
                 cached_q2 = q2;
@@ -301,7 +301,7 @@ mod tests {
         ]) {
             let f = FastDiv::new(v);
             for x in (0..1u32 << 17).step_by(7).chain([(1 << 17) - 1]) {
-                assert_eq!(f.div(x) as u64, x as u64 / v, "{x} / {v}");
+                assert_eq!(f.quot(x) as u64, x as u64 / v, "{x} / {v}");
             }
         }
     }
