@@ -9,7 +9,7 @@ use routec::model::{
 };
 use routec::route::dmodc::{costs, groups::Ranked};
 use routec::route::{Dmodc, Engine, RouteOptions, Routing};
-use routec::verify::congestion::{EndPort, shift_congestion, topological_nodes, trace};
+use routec::verify::congestion::{shift_congestion, topological_nodes, trace};
 
 /// A hand-built fabric: switches and hosts by GUID, cables by (GUID, port).
 struct Hand {
@@ -174,19 +174,26 @@ fn fig4_route_choice() {
 }
 
 /// Every CA pair routes to its destination along an up*down* path of the
-/// engine's ranks; every leaf switch (where all CA traffic enters) has an
-/// entry for every CA LID.
+/// engine's ranks; every switch has an entry for every CA LID (switches
+/// without an up-down path by fallback hops; switches cut off from every
+/// leaf, another component, excepted).
 fn assert_complete_up_down(f: &Fabric, r: &Routing) {
     let ranks = r.promise.up_down_ranks.as_ref().unwrap();
     let nodes = topological_nodes(f);
     for s in f.switches() {
         let sw = f.switch_index(*s).unwrap();
-        if ranks[sw.ix()] != 0 {
+        if ranks[sw.ix()] == routec::model::rank::UNRANKED {
+            assert!(r.notes.iter().any(|n| n.code == "D001"));
             continue;
         }
         let row = r.lfts.row(sw.ix());
         for e in &nodes {
-            assert_ne!(row[f.port(e.node, e.port).lid as usize], NO_ROUTE);
+            assert_ne!(
+                row[f.port(e.node, e.port).lid as usize],
+                NO_ROUTE,
+                "{}",
+                f.node(*s).desc
+            );
         }
     }
     for &a in &nodes {
@@ -476,7 +483,7 @@ fn node_order_renumbers_destinations() {
 }
 
 #[test]
-fn switch_lids_route_up_down_or_stay_empty() {
+fn switch_lids_route_up_down_or_by_fallback() {
     let f = pgft(&PgftSpec::new(2, &[2, 4], &[1, 2], None)).unwrap();
     let r = route(&f);
     let ranks = r.promise.up_down_ranks.clone().unwrap();
@@ -492,19 +499,20 @@ fn switch_lids_route_up_down_or_stay_empty() {
             assert_ne!(out, NO_ROUTE, "leaf -> {}", f.node(t).guid);
         }
     }
-    // Two top switches never reach each other up-down: holes, reported.
+    // Two top switches never reach each other up-down: one fallback hop to
+    // the first neighbour of least fallback distance (leaf L1S0000, port 1), whose up port 4
+    // leads to the other top switch. Reported as D002.
     let tops: Vec<_> = f
         .switches()
         .iter()
         .filter(|s| ranks[f.switch_index(**s).unwrap().ix()] == 1)
         .collect();
     let (a, b) = (f.switch_index(*tops[0]).unwrap(), *tops[1]);
-    assert_eq!(r.lfts.get(a.ix(), f.switch_lid(b)), NO_ROUTE);
-    assert!(r.notes.iter().any(|n| n.code == "D002"));
-    let _ = EndPort {
-        node: leaf,
-        port: 0,
-    };
+    assert_eq!(r.lfts.get(a.ix(), f.switch_lid(b)), 1);
+    assert_eq!(r.lfts.get(leaf_sw.ix(), f.switch_lid(b)), 4);
+    let d002 = r.notes.iter().find(|n| n.code == "D002").expect("D002");
+    assert!(d002.message.starts_with("2 entries"), "{}", d002.message);
+    assert!(r.notes.iter().all(|n| n.code != "D004"));
 }
 
 #[test]

@@ -50,6 +50,9 @@ pub struct Scratch {
     down_groups: Vec<u8>,
     /// Port of each candidate for the current ⌊d / (Π·#C)⌋.
     port_of_k: Vec<u8>,
+    /// Least neighbour cost per target, and the first group reaching it.
+    fb_cost: Vec<u8>,
+    fb_group: Vec<u8>,
     /// Π_s clamped to 2^17 (same quotients for d < 2^17), and its divider.
     pi_val: u32,
     pi: FastDiv,
@@ -65,6 +68,8 @@ impl Scratch {
             up_groups: Vec::new(),
             down_groups: Vec::new(),
             port_of_k: Vec::with_capacity(256),
+            fb_cost: vec![INF; n],
+            fb_group: vec![NONE; n],
             pi_val: 1,
             pi: FastDiv::new(1),
         }
@@ -78,6 +83,8 @@ pub struct RouteCtx<'a> {
     pub dests: &'a Dests,
     /// `small[v]` divides by v (1..=255).
     pub small: Vec<FastDiv>,
+    /// [`super::costs::fallback_distances`], `None` when all costs are finite.
+    pub fallback: Option<Vec<u8>>,
 }
 
 impl<'a> RouteCtx<'a> {
@@ -88,6 +95,7 @@ impl<'a> RouteCtx<'a> {
             costs,
             dests,
             small,
+            fallback: super::costs::fallback_distances(r, costs),
         }
     }
 
@@ -104,14 +112,28 @@ impl<'a> RouteCtx<'a> {
         sc.first.fill(NONE);
         sc.up_groups.clear();
         sc.down_groups.clear();
+        sc.fb_cost.fill(INF);
+        sc.fb_group.fill(NONE);
         for (gi, g) in r.groups(s).iter().enumerate() {
+            let cg = self.costs.row(g.peer as usize);
+            // Fallback (a switch with no up-down path to t): the first
+            // neighbour, in group order, of least fallback distance.
+            let n = self.costs.n;
+            let eg = self
+                .fallback
+                .as_deref()
+                .map_or(cg, |e| &e[g.peer as usize * n..(g.peer as usize + 1) * n]);
+            for ((fc, fg), &o) in sc.fb_cost.iter_mut().zip(sc.fb_group.iter_mut()).zip(eg) {
+                let better = o < *fc;
+                *fc = if better { o } else { *fc };
+                *fg = if better { gi as u8 } else { *fg };
+            }
             match g.dir {
                 Dir::Level => continue,
                 Dir::Up => sc.up_groups.push(gi as u8),
                 Dir::Down => sc.down_groups.push(gi as u8),
             }
             let want_down = g.dir == Dir::Down;
-            let cg = self.costs.row(g.peer as usize);
             let it = sc
                 .count
                 .iter_mut()
@@ -172,7 +194,8 @@ impl<'a> RouteCtx<'a> {
         row: &mut [u8],
         sc: &mut Scratch,
         mut alt: Option<&mut Vec<(u16, Vec<u8>)>>,
-    ) {
+    ) -> usize {
+        let mut fallback = 0;
         self.count_candidates(s, sc);
         sc.pi_val = self.costs.divider[s].min(1 << 17) as u32;
         sc.pi = FastDiv::new(sc.pi_val as u64);
@@ -190,6 +213,15 @@ impl<'a> RouteCtx<'a> {
                 continue;
             }
             if sc.count[t] == 0 {
+                // No up-down path from s: a hop to the neighbour of least
+                // fallback distance, towards a switch with an up-down route
+                // (formats/dmodc.md §5).
+                if sc.fb_cost[t] != INF {
+                    sc.cand.clear();
+                    sc.cand.push(sc.fb_group[t]);
+                    self.route_dests(s, dests, row, sc);
+                    fallback += dests.len();
+                }
                 continue;
             }
             self.candidates(s, t, sc);
@@ -207,6 +239,7 @@ impl<'a> RouteCtx<'a> {
                 }
             }
         }
+        fallback
     }
 
     /// Formulas (3)–(4) for the destinations of one target, candidates in
