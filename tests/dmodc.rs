@@ -500,7 +500,7 @@ fn switch_lids_route_up_down_or_by_fallback() {
         }
     }
     // Two top switches never reach each other up-down: one fallback hop to
-    // the first neighbour of least fallback distance (leaf L1S0000, port 1), whose up port 4
+    // the first neighbour of least finite cost (leaf L1S0000, port 1), whose up port 4
     // leads to the other top switch. Reported as D002.
     let tops: Vec<_> = f
         .switches()

@@ -178,8 +178,8 @@ fn note_gaps(
             code: "D002",
             message: format!(
                 "{fallback} entries are at switches with no up-down path to the target: they take \
-                 fallback hops towards a switch that has one (used only by traffic that starts \
-                 at such a switch; formats/dmodc.md)"
+                 fallback hops (to a neighbour that has one, else down; used only by traffic \
+                 that starts at such a switch; formats/dmodc.md)"
             ),
         });
     }

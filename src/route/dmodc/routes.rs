@@ -83,8 +83,6 @@ pub struct RouteCtx<'a> {
     pub dests: &'a Dests,
     /// `small[v]` divides by v (1..=255).
     pub small: Vec<FastDiv>,
-    /// [`super::costs::fallback_distances`], `None` when all costs are finite.
-    pub fallback: Option<Vec<u8>>,
 }
 
 impl<'a> RouteCtx<'a> {
@@ -95,7 +93,6 @@ impl<'a> RouteCtx<'a> {
             costs,
             dests,
             small,
-            fallback: super::costs::fallback_distances(r, costs),
         }
     }
 
@@ -117,13 +114,8 @@ impl<'a> RouteCtx<'a> {
         for (gi, g) in r.groups(s).iter().enumerate() {
             let cg = self.costs.row(g.peer as usize);
             // Fallback (a switch with no up-down path to t): the first
-            // neighbour, in group order, of least fallback distance.
-            let n = self.costs.n;
-            let eg = self
-                .fallback
-                .as_deref()
-                .map_or(cg, |e| &e[g.peer as usize * n..(g.peer as usize + 1) * n]);
-            for ((fc, fg), &o) in sc.fb_cost.iter_mut().zip(sc.fb_group.iter_mut()).zip(eg) {
+            // neighbour, in group order, of least finite cost.
+            for ((fc, fg), &o) in sc.fb_cost.iter_mut().zip(sc.fb_group.iter_mut()).zip(cg) {
                 let better = o < *fc;
                 *fc = if better { o } else { *fc };
                 *fg = if better { gi as u8 } else { *fg };
@@ -213,12 +205,17 @@ impl<'a> RouteCtx<'a> {
                 continue;
             }
             if sc.count[t] == 0 {
-                // No up-down path from s: a hop to the neighbour of least
-                // fallback distance, towards a switch with an up-down route
-                // (formats/dmodc.md §5).
+                // No up-down path from s (formats/dmodc.md §5): one hop to
+                // the neighbour of least finite cost, else down (all down
+                // groups, by the formulas): ranks drop until a switch with
+                // a finite cost or a neighbour of finite cost.
+                sc.cand.clear();
                 if sc.fb_cost[t] != INF {
-                    sc.cand.clear();
                     sc.cand.push(sc.fb_group[t]);
+                } else {
+                    sc.cand.extend_from_slice(&sc.down_groups);
+                }
+                if !sc.cand.is_empty() {
                     self.route_dests(s, dests, row, sc);
                     fallback += dests.len();
                 }
