@@ -604,3 +604,54 @@ fn groups_follow_neighbour_guid_not_port_number() {
     // d = 1: X port 1; d = 2: W port 4 (⌊2/2⌋ = 1); d = 3: X port 2; d = 4: W port 3.
     assert_eq!(ports, vec![1, 4, 2, 3]);
 }
+
+#[test]
+fn compile_cli_routes_a_generated_pgft_and_refuses_a_split_one() {
+    use std::process::Command;
+    let bin = assert_cmd::cargo::cargo_bin("routec");
+    let dir = tempfile::tempdir().unwrap();
+    let topo = dir.path().join("t.topo");
+    let st = Command::new(&bin)
+        .args([
+            "gen", "pgft", "--h", "2", "--m", "4,8", "--w", "1,4", "-q", "-o",
+        ])
+        .arg(&topo)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = dir.path().join("out");
+    let run = |t: &std::path::Path| {
+        Command::new(&bin)
+            .args(["compile", "--engine", "dmodc", "--emit", "none", "-o"])
+            .arg(&out)
+            .arg(t)
+            .output()
+            .unwrap()
+    };
+    let o = run(&topo);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // Two leaves joined directly: no up-down path, exit 2 naming the pair.
+    let split = dir.path().join("split.topo");
+    let mut h = Hand::new();
+    h.sw(0x1, 4)
+        .sw(0x2, 4)
+        .host(0x100, 0x1, 4)
+        .host(0x200, 0x2, 4);
+    h.cable(0x1, 1, 0x2, 1);
+    let f = h.build();
+    let mut text = Vec::new();
+    routec::emit::ibnetdiscover::write(&f, &mut text).unwrap();
+    std::fs::write(&split, text).unwrap();
+    let o = run(&split);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("2 ordered leaf switch pairs have no up-down path"),
+        "{err}"
+    );
+}
