@@ -147,8 +147,8 @@ fn check_validity(r: &Ranked, costs: &costs::Costs) -> Result<(), RouteError> {
             shown.join(", ")
         ),
         help: Some(
-            "the faults split the fat-tree: no route table can be deadlock-free up-down; \
-                    restore links or route with another engine"
+            "Dmodc routes only up-down (deadlock-free on fat-trees): restore the failed links \
+             or switches, route each switch plane as its own subnet, or use another engine"
                 .into(),
         ),
     })
