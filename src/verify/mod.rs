@@ -2,3 +2,5 @@
 //! alone (reachability, up/down, deadlock freedom, quality). It never calls
 //! an engine.
 pub mod mcast;
+
+pub mod congestion;
