@@ -6,3 +6,4 @@ pub mod image;
 pub mod opensm;
 pub mod outputs;
 pub mod report;
+pub mod yaml;
