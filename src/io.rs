@@ -37,6 +37,19 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<WriteStatus> {
     Ok(WriteStatus::Written)
 }
 
+/// A temporary file in `dir` (for a later rename over an output), readable
+/// by all like a file made with the usual umask, not tempfile's 0600.
+pub fn temp_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut b = tempfile::Builder::new();
+    b.prefix(".routec-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        b.permissions(fs::Permissions::from_mode(0o644));
+    }
+    b.tempfile_in(dir)
+}
+
 /// Writes `path` atomically with `fill` (temporary file + rename).
 pub fn write_atomic(
     path: &Path,
@@ -46,7 +59,7 @@ pub fn write_atomic(
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    let mut tmp = temp_in(dir).map_err(|e| Error::io(dir, e))?;
     {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
         fill(&mut w).map_err(|e| Error::io(path, e))?;

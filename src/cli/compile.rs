@@ -142,7 +142,7 @@ impl Phases {
 
     fn end(&mut self) {
         if let Some((stage, t0)) = self.current.take() {
-            let ms = t0.elapsed().as_secs_f64() * 1e3;
+            let ms = (t0.elapsed().as_secs_f64() * 1e6).round() / 1e3;
             if self.verbose {
                 let line = format!("{stage}: {ms:.1} ms");
                 match &self.bar {

@@ -73,7 +73,7 @@ impl OutputSet {
             let (d, n, _) = w.finish();
             (d, n, None)
         } else {
-            let tmp = tempfile::NamedTempFile::new_in(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
+            let tmp = crate::io::temp_in(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
             let mut w = HashingWriter::new(BufWriter::with_capacity(1 << 20, tmp));
             fill(&mut w).map_err(|e| Error::io(&path, e))?;
             w.flush().map_err(|e| Error::io(&path, e))?;
