@@ -19,9 +19,23 @@ use crate::parse::lfts::TableSet;
 /// Version of the JSON below (`formats/diff-json.md`).
 pub const DIFF_SCHEMA_VERSION: u32 = 1;
 
+/// GUIDs print as OpenSM prints them (`0x%016x`), not as JSON integers
+/// (which lose precision above 2^53 in most JSON readers).
+fn guid_hex<S: serde::Serializer>(g: &Guid, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(g)
+}
+
+fn opt_guid_hex<S: serde::Serializer>(g: &Option<Guid>, s: S) -> Result<S::Ok, S::Error> {
+    match g {
+        Some(g) => s.collect_str(g),
+        None => s.serialize_none(),
+    }
+}
+
 /// A switch named in a diff.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SwitchRef {
+    #[serde(serialize_with = "guid_hex")]
     pub guid: Guid,
     pub lid: Lid,
     pub desc: Option<String>,
@@ -31,12 +45,14 @@ pub struct SwitchRef {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LidRef {
     pub lid: Lid,
+    #[serde(serialize_with = "opt_guid_hex")]
     pub port_guid: Option<Guid>,
 }
 
 /// A port whose LID changed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Renumbered {
+    #[serde(serialize_with = "guid_hex")]
     pub port_guid: Guid,
     pub old_lid: Lid,
     pub new_lid: Lid,
