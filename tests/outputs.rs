@@ -215,3 +215,27 @@ fn ibdmchk_finds_all_paths_and_no_credit_loop() {
         assert!(!text.contains(bad), "ibdmchk: {bad}\n{text}");
     }
 }
+
+/// The field names of a JSON value, recursively (array items: the first).
+fn shape(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), shape(v))).collect()),
+        Value::Array(a) => Value::Array(a.iter().take(1).map(shape).collect()),
+        _ => Value::Null,
+    }
+}
+
+#[test]
+fn report_example_in_the_spec_has_the_real_shape() {
+    let spec = std::fs::read_to_string("formats/report-json.md").unwrap();
+    let block = spec.split("```json").nth(1).unwrap().split("```").next().unwrap();
+    let example: serde_json::Value = serde_json::from_str(block).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    compile_cmd(Path::new(FT2), &out).assert().code(0);
+    let real: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(shape(&example), shape(&real));
+    assert_eq!(example["schema_version"], real["schema_version"]);
+    assert_eq!(example["counts"], real["counts"]);
+}
