@@ -193,7 +193,9 @@ fn map_file(file: &fs::File) -> std::io::Result<memmap2::Mmap> {
     // leaves a mapped inode intact; only a foreign process truncating the
     // file in place could fault the reader (SIGBUS), the documented memmap
     // caveat, which we accept for inputs the user hands us to read.
-    unsafe { memmap2::Mmap::map(file) }
+    // `populate` pre-faults the pages in one call: the readers touch every
+    // page anyway (diff compares whole tables).
+    unsafe { memmap2::MmapOptions::new().populate().map(file) }
 }
 
 #[cfg(test)]

@@ -132,30 +132,44 @@ struct Pairs {
 }
 
 /// LIDs a side knows: those with a port GUID, or routed by some switch.
+/// Only LIDs without a GUID need the tables: few of them are looked up
+/// column by column, many by one pass over every row.
 fn present_lids(t: &TableSet) -> FixedBitSet {
     let len = t.switches.iter().map(|s| s.top as usize + 1).max().unwrap_or(0).max(t.lid_guids.len());
-    let mut present = (0..t.switches.len())
-        .into_par_iter()
-        .fold(
-            || FixedBitSet::with_capacity(len),
-            |mut acc, i| {
-                let top = t.switches[i].top as usize;
-                for (l, &p) in t.lft(i)[..=top].iter().enumerate() {
-                    if p != NO_ROUTE {
-                        acc.insert(l);
-                    }
-                }
-                acc
-            },
-        )
-        .reduce(|| FixedBitSet::with_capacity(len), |mut a, b| {
-            a.union_with(&b);
-            a
-        });
+    let mut present = FixedBitSet::with_capacity(len);
     for (l, g) in t.lid_guids.iter().enumerate() {
         if g.0 != 0 {
             present.insert(l);
         }
+    }
+    let unnamed: Vec<usize> = (1..len).filter(|&l| !present.contains(l)).collect();
+    if unnamed.len() * 8 < len {
+        let routed: Vec<usize> = unnamed
+            .par_iter()
+            .copied()
+            .filter(|&l| (0..t.switches.len()).any(|i| t.port(i, l as Lid) != NO_ROUTE))
+            .collect();
+        routed.into_iter().for_each(|l| present.insert(l));
+    } else {
+        let routed = (0..t.switches.len())
+            .into_par_iter()
+            .fold(
+                || FixedBitSet::with_capacity(len),
+                |mut acc, i| {
+                    let top = t.switches[i].top as usize;
+                    for (l, &p) in t.lft(i)[..=top].iter().enumerate() {
+                        if p != NO_ROUTE {
+                            acc.insert(l);
+                        }
+                    }
+                    acc
+                },
+            )
+            .reduce(|| FixedBitSet::with_capacity(len), |mut a, b| {
+                a.union_with(&b);
+                a
+            });
+        present.union_with(&routed);
     }
     present.set(0, false);
     present
@@ -243,6 +257,10 @@ fn block_of(row: &[u8], b: usize) -> Option<&[u8]> {
 
 /// Blocks of `new` (up to its LinearFDBTop) that differ from `old`.
 fn changed_blocks(old: &[u8], new: &[u8], new_top: Lid) -> Vec<u32> {
+    let n = (new_top as usize / LFT_BLOCK + 1) * LFT_BLOCK;
+    if new.len() >= n && old.len() >= n && old[..n] == new[..n] {
+        return Vec::new();
+    }
     let empty = [NO_ROUTE; LFT_BLOCK];
     (0..=new_top as usize / LFT_BLOCK)
         .filter(|&b| block_of(new, b).unwrap_or(&empty) != block_of(old, b).unwrap_or(&empty))
@@ -312,7 +330,9 @@ pub fn diff_tables(old: &TableSet, new: &TableSet, detail: bool) -> TableDiff {
                     }
                 }
             };
-            if pairs.identity {
+            if pairs.identity && orow == nrow {
+                // Nothing to look at.
+            } else if pairs.identity {
                 // Only blocks whose bytes differ can hold a changed entry.
                 let nb = orow.len().max(nrow.len()) / LFT_BLOCK;
                 let empty = [NO_ROUTE; LFT_BLOCK];
