@@ -67,11 +67,10 @@ pgft ft3 --h 3 --m 2,2,4 --w 1,2,2 --p 1,1,2
 run ft3 minhop minhop
 run ft3 updn updn
 
-# Degraded 3-level tree: 3 random cables and 1 upper switch removed; updn with
-# the top-level GUIDs as root file (the removed top switch stays listed: OpenSM
-# ignores GUIDs it does not find).
-pgft ft3f --h 3 --m 2,4,4 --w 1,2,2 --fail-links 3 --fail-switches 1 --seed 7 \
-	--roots-out "$root/ft3f/roots.guids"
+# Degraded 3-level tree: 3 random cables and 1 upper switch removed; updn auto,
+# and updn with the top-level GUIDs of the intact tree as root file (a removed
+# switch would stay listed: OpenSM ignores GUIDs it does not find).
+pgft ft3f --h 3 --m 2,4,4 --w 1,2,2 --fail-links 3 --fail-switches 1 --seed 7
 python3 "$peer/gen_pgft.py" --h 3 --m 2,4,4 --w 1,2,2 --roots-out "$root/ft3f/roots.guids" -o "$work/full.net" >/dev/null
 run ft3f minhop minhop
 run ft3f updn updn
@@ -90,3 +89,16 @@ run irr minhop minhop
 run irr updn updn
 awk '/^switchguid=/ { sub("switchguid=", ""); print }' "$root/irr/fabric.net" | sed -n '3p;9p' >"$root/irr/roots.guids"
 run irr updn-roots updn -a "$root/irr/roots.guids"
+
+# minhop with a guid_routing_order_file (-X): half of the host ports in
+# reverse order, a switch GUID and a GUID that matches nothing.
+python3 - "$root/ft2/fabric.net" "$root/ft2/order.guids" <<'PY'
+import sys, re
+text = open(sys.argv[1]).read()
+cas = re.findall(r"caguid=0x([0-9a-f]+)", text)
+sws = re.findall(r"switchguid=0x([0-9a-f]+)", text)
+ports = ["0x%016x" % (int(g, 16) + 1) for g in cas]
+lines = ports[::-2] + ["0x" + sws[5], "0x00000000deadbeef"]
+open(sys.argv[2], "w").write("# port GUIDs routed first (OpenSM -X)\n" + "\n".join(lines) + "\n")
+PY
+run ft2 minhop-order minhop -X "$root/ft2/order.guids"

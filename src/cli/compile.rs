@@ -86,6 +86,7 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
         for n in &routing.notes {
             eprintln!("note[{}]: {}", n.code, n.message);
         }
+        report_roots(&fabric, &routing, g.verbose > 0);
     }
     let mut files: Vec<(&str, PathBuf)> = vec![("topology", inputs[0].clone())];
     files.extend(inputs.iter().skip(1).map(|p| ("faults", p.clone())));
@@ -99,6 +100,27 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     }
     let ctx = EmitCtx { fabric: &fabric, lids: &lids, routing: &routing, inputs: &files, emit: &emit };
     write_outputs(&args, g, &ctx, phases)
+}
+
+/// Says which up/down roots were used (all of them with `-v`).
+fn report_roots(fabric: &Fabric, routing: &route::Routing, all: bool) {
+    if routing.roots.is_empty() {
+        return;
+    }
+    let guids: Vec<String> = routing
+        .roots
+        .iter()
+        .take(if all { usize::MAX } else { 8 })
+        .map(|&s| fabric.node(fabric.switch_node(s)).guid.to_string())
+        .collect();
+    let more = routing.roots.len() - guids.len();
+    eprintln!(
+        "roots: {} of {} switches: {}{}",
+        routing.roots.len(),
+        fabric.num_switches(),
+        guids.join(" "),
+        if more > 0 { format!(" (+{more} more, -v lists all)") } else { String::new() }
+    );
 }
 
 /// The names `--emit` accepts.

@@ -13,10 +13,15 @@ use std::io::{self, Write};
 
 use rayon::prelude::*;
 
-use crate::model::{Fabric, LidMap, Lfts, NodeKind, SwIdx};
+use crate::model::{Fabric, Lfts, LidMap, NodeKind, SwIdx};
 
 /// Writes the LFTs of every switch in OpenSM's dump format.
-pub fn write_lfts_dump(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, out: &mut dyn Write) -> io::Result<()> {
+pub fn write_lfts_dump(
+    fabric: &Fabric,
+    lids: &LidMap,
+    lfts: &Lfts,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let lines = LidLines::new(fabric, lids);
     let mut order: Vec<SwIdx> = (0..fabric.num_switches() as u32).map(SwIdx).collect();
     order.sort_by_key(|&s| fabric.node(fabric.switch_node(s)).guid.opensm_key());
@@ -72,7 +77,11 @@ impl LidLines {
             }
         }
         tail_at.push(tails.len() as u32);
-        LidLines { heads, tails, tail_at }
+        LidLines {
+            heads,
+            tails,
+            tail_at,
+        }
     }
 }
 
@@ -88,7 +97,14 @@ fn node_type_str(kind: NodeKind) -> &'static str {
 /// One switch: header, one line per LID 0..=max LID whose port exists
 /// (`port < NumPorts + 1`, so no-route entries vanish), trailer. The header
 /// and trailer print the subnet's max LID, not a count (§5.1).
-fn switch_block(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, lines: &LidLines, s: SwIdx, buf: &mut Vec<u8>) {
+fn switch_block(
+    fabric: &Fabric,
+    lids: &LidMap,
+    lfts: &Lfts,
+    lines: &LidLines,
+    s: SwIdx,
+    buf: &mut Vec<u8>,
+) {
     let n = fabric.switch_node(s);
     let node = fabric.node(n);
     let max_lid = lids.max_lid();
@@ -152,6 +168,47 @@ mod tests {
         push_hex(&mut b, 0x200000, 16);
         push_dec(&mut b, 0);
         push_dec(&mut b, 13284);
-        assert_eq!(String::from_utf8(b).unwrap(), "003a123450000000000200000013284");
+        assert_eq!(
+            String::from_utf8(b).unwrap(),
+            "003a123450000000000200000013284"
+        );
+    }
+}
+
+#[cfg(test)]
+mod example {
+    use crate::model::LidMap;
+    use crate::route::opensm::testfab;
+    use crate::route::{RouteOptions, engine_by_name};
+
+    /// The example of `formats/opensm-lfts-dump.md` is what routec writes
+    /// for the hand-worked fabric of `route::minhop`'s tests, and parses
+    /// back to the same tables.
+    #[test]
+    fn spec_example_is_the_written_text() {
+        let spec = include_str!("../../formats/opensm-lfts-dump.md");
+        let start = spec.find("```text\n").unwrap() + 8;
+        let example = &spec[start..start + spec[start..].find("```").unwrap()];
+        let f = testfab::line_with_island();
+        let lids = LidMap::new(&f).unwrap();
+        let r = engine_by_name("minhop")
+            .unwrap()
+            .route(&f, &lids, &RouteOptions::default())
+            .unwrap();
+        let mut out = Vec::new();
+        super::write_lfts_dump(&f, &lids, &r.lfts, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        if std::env::var_os("PRINT_EXAMPLE").is_some() {
+            print!("{text}");
+        }
+        assert_eq!(text, example);
+        let entries = testfab::dump_entries(example);
+        assert_eq!(entries.len(), 16);
+        for (sw, lid, port) in entries {
+            let s = f
+                .switch_index(f.node_by_guid(crate::model::Guid(sw)).unwrap())
+                .unwrap();
+            assert_eq!(r.lfts.get(s.ix(), lid), port);
+        }
     }
 }

@@ -171,7 +171,7 @@ pub(crate) fn located(
 
 /// Byte offset and length of a location: serde-saphyr gives bytes for
 /// string input, and always line and column (in characters).
-fn byte_span(text: &str, loc: Location) -> (usize, usize) {
+pub(crate) fn byte_span(text: &str, loc: Location) -> (usize, usize) {
     let span = loc.span();
     if let (Some(o), Some(l)) = (span.byte_offset(), span.byte_len()) {
         return (o as usize, l as usize);

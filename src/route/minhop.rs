@@ -37,11 +37,22 @@ impl Engine for MinHop {
         "minhop"
     }
 
-    fn route(&self, fabric: &Fabric, lids: &LidMap, opts: &RouteOptions) -> Result<Routing, RouteError> {
+    fn route(
+        &self,
+        fabric: &Fabric,
+        lids: &LidMap,
+        opts: &RouteOptions,
+    ) -> Result<Routing, RouteError> {
         let g = SwitchGraph::new(fabric);
         let dist = Distances::compute(&g);
         let order = order::port_order(fabric, &g, opts.node_order.as_deref());
-        let lfts = assign::assign(fabric, &g, &MinHopTables { g: &g, dist: &dist }, &order.targets, lids.max_lid());
+        let lfts = assign::assign(
+            fabric,
+            &g,
+            &MinHopTables { g: &g, dist: &dist },
+            &order.targets,
+            lids.max_lid(),
+        );
         Ok(Routing {
             engine: "minhop",
             lfts,
@@ -77,4 +88,69 @@ pub(crate) fn order_notes(order: &PortOrder) -> Vec<Note> {
         });
     }
     notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{NO_ROUTE as X, SwIdx};
+    use crate::route::opensm::testfab;
+
+    /// Hand-worked (algorithms.md §2.2): order = h(lid 5), h(lid 6), then
+    /// switch LIDs 1..4. s0 sends lid 6 on port 1 (first of two tied ports)
+    /// and counts it; switch LIDs 2, 3 then take port 2 and are not counted.
+    #[test]
+    fn hand_worked_tables() {
+        let f = testfab::line_with_island();
+        let lids = LidMap::new(&f).unwrap();
+        let r = MinHop.route(&f, &lids, &RouteOptions::default()).unwrap();
+        let row = |s: u32| r.lfts.row(SwIdx(s).ix())[..7].to_vec();
+        assert_eq!(row(0), [X, 0, 2, 2, X, 4, 1]);
+        assert_eq!(row(1), [X, 2, 0, 3, X, 1, 3]);
+        assert_eq!(row(2), [X, 1, 1, 0, X, 1, 4]);
+        assert_eq!(row(3), [X, X, X, X, 0, X, X]);
+        assert!(r.notes.is_empty());
+    }
+
+    /// A node-order file moves lid 6 first on s1 too, and unknown GUIDs are
+    /// reported.
+    #[test]
+    fn node_order_changes_the_balance() {
+        let f = testfab::line_with_island();
+        let lids = LidMap::new(&f).unwrap();
+        let opts = RouteOptions {
+            node_order: Some(vec![crate::model::Guid(0x201), crate::model::Guid(0xdead)]),
+            ..Default::default()
+        };
+        let r = MinHop.route(&f, &lids, &opts).unwrap();
+        // s0: lid 6 first (port 1, counted), then lid 5 local.
+        assert_eq!(r.lfts.get(0, 6), 1);
+        assert_eq!(r.notes.len(), 1);
+        assert_eq!(r.notes[0].code, "R010");
+    }
+
+    /// Same bytes whatever the thread count.
+    #[test]
+    fn thread_count_does_not_matter() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/opensm/heur/minhop/opensm-subnet.lst"
+        ))
+        .unwrap();
+        let f = testfab::from_subnet_lst(&text);
+        let lids = LidMap::new(&f).unwrap();
+        let run = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                MinHop
+                    .route(&f, &lids, &RouteOptions::default())
+                    .unwrap()
+                    .lfts
+            })
+        };
+        assert_eq!(run(1), run(3));
+    }
 }

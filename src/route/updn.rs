@@ -23,7 +23,12 @@ impl Engine for UpDown {
         "updn"
     }
 
-    fn route(&self, fabric: &Fabric, lids: &LidMap, opts: &RouteOptions) -> Result<Routing, RouteError> {
+    fn route(
+        &self,
+        fabric: &Fabric,
+        lids: &LidMap,
+        opts: &RouteOptions,
+    ) -> Result<Routing, RouteError> {
         let g = SwitchGraph::new(fabric);
         let mut notes = Vec::new();
         let roots = find_roots(fabric, &g, &opts.roots, &mut notes)?;
@@ -46,13 +51,21 @@ impl Engine for UpDown {
 }
 
 /// The root switches, in OpenSM's switch order.
-pub fn find_roots(fabric: &Fabric, g: &SwitchGraph, spec: &RootSpec, notes: &mut Vec<Note>) -> Result<Vec<SwIdx>, RouteError> {
+pub fn find_roots(
+    fabric: &Fabric,
+    g: &SwitchGraph,
+    spec: &RootSpec,
+    notes: &mut Vec<Note>,
+) -> Result<Vec<SwIdx>, RouteError> {
     let mut is_root = vec![false; g.num_switches()];
     match spec {
         RootSpec::Guids(guids) => {
             let mut ignored = Vec::new();
             for &guid in guids {
-                match fabric.node_by_guid(guid).and_then(|n| fabric.switch_index(n)) {
+                match fabric
+                    .node_by_guid(guid)
+                    .and_then(|n| fabric.switch_index(n))
+                {
                     Some(s) => is_root[s.ix()] = true,
                     None => ignored.push(guid),
                 }
@@ -92,7 +105,12 @@ pub fn find_roots(fabric: &Fabric, g: &SwitchGraph, spec: &RootSpec, notes: &mut
             }
         }
     }
-    let roots: Vec<SwIdx> = g.guid_order.iter().copied().filter(|s| is_root[s.ix()]).collect();
+    let roots: Vec<SwIdx> = g
+        .guid_order
+        .iter()
+        .copied()
+        .filter(|s| is_root[s.ix()])
+        .collect();
     if roots.is_empty() {
         return Err(RouteError {
             message: match spec {
@@ -172,7 +190,7 @@ impl LeastHops for UpDownTables {
 
     #[inline]
     fn on_least_path(&self, e: usize, x: usize, _least: u8) -> bool {
-        self.bits[x * self.words + e / 64] >> (e % 64) & 1 == 1
+        (self.bits[x * self.words + e / 64] >> (e % 64)) & 1 == 1
     }
 }
 
@@ -189,33 +207,46 @@ impl UpDownTables {
     pub fn compute(fabric: &Fabric, g: &SwitchGraph, ranks: &[u32]) -> Self {
         let n = g.num_switches();
         let words = g.num_port_ends().div_ceil(64).max(1);
-        let ids: Vec<u64> = fabric.switches().iter().map(|&m| fabric.node(m).guid.0).collect();
+        let ids: Vec<u64> = fabric
+            .switches()
+            .iter()
+            .map(|&m| fabric.node(m).guid.0)
+            .collect();
         let mut least = vec![NO_PATH; n * n];
         let mut bits = vec![0u64; n * words];
         if n > 0 {
-            least.par_chunks_mut(n).zip(bits.par_chunks_mut(words)).enumerate().for_each_init(
-                || Bfs {
-                    hops: vec![NO_PATH; g.num_port_ends()],
-                    queued: vec![false; n],
-                    down: vec![false; n],
-                    queue: VecDeque::new(),
-                },
-                |b, (d, (row, bitrow))| {
-                    bfs_by_node(g, ranks, &ids, d, row, b);
-                    for s in 0..n {
-                        if row[s] == NO_PATH {
-                            continue;
-                        }
-                        for e in g.ends(s) {
-                            if b.hops[e] == row[s] {
-                                bitrow[e / 64] |= 1 << (e % 64);
+            least
+                .par_chunks_mut(n)
+                .zip(bits.par_chunks_mut(words))
+                .enumerate()
+                .for_each_init(
+                    || Bfs {
+                        hops: vec![NO_PATH; g.num_port_ends()],
+                        queued: vec![false; n],
+                        down: vec![false; n],
+                        queue: VecDeque::new(),
+                    },
+                    |b, (d, (row, bitrow))| {
+                        bfs_by_node(g, ranks, &ids, d, row, b);
+                        for s in 0..n {
+                            if row[s] == NO_PATH {
+                                continue;
+                            }
+                            for e in g.ends(s) {
+                                if b.hops[e] == row[s] {
+                                    bitrow[e / 64] |= 1 << (e % 64);
+                                }
                             }
                         }
-                    }
-                },
-            );
+                    },
+                );
         }
-        UpDownTables { n, least, words, bits }
+        UpDownTables {
+            n,
+            least,
+            words,
+            bits,
+        }
     }
 }
 
@@ -223,7 +254,14 @@ impl UpDownTables {
 /// "queued" are per node, not per (node, direction); a node keeps the
 /// direction it was queued with, may be queued again once popped, and
 /// relaxes a neighbour's port when `least(u) + 1` beats it.
-fn bfs_by_node(g: &SwitchGraph, ranks: &[u32], ids: &[u64], d: usize, least: &mut [u8], b: &mut Bfs) {
+fn bfs_by_node(
+    g: &SwitchGraph,
+    ranks: &[u32],
+    ids: &[u64],
+    d: usize,
+    least: &mut [u8],
+    b: &mut Bfs,
+) {
     b.hops.fill(NO_PATH);
     b.queued.fill(false);
     b.down.fill(false);
@@ -255,5 +293,140 @@ fn bfs_by_node(g: &SwitchGraph, ranks: &[u32], ids: &[u64], d: usize, least: &mu
                 b.queue.push_back(r as u32);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{FabricBuilder, Guid, NodeKind, NodeSpec};
+    use crate::route::minhop::MinHop;
+    use crate::route::opensm::testfab;
+
+    fn fixture(case: &str, run: &str) -> Fabric {
+        let p = format!(
+            "{}/fixtures/opensm/{case}/{run}/opensm-subnet.lst",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        testfab::from_subnet_lst(&std::fs::read_to_string(p).unwrap())
+    }
+
+    fn route(f: &Fabric, roots: RootSpec) -> Result<Routing, RouteError> {
+        let lids = LidMap::new(f).unwrap();
+        UpDown.route(
+            f,
+            &lids,
+            &RouteOptions {
+                roots,
+                node_order: None,
+            },
+        )
+    }
+
+    /// OpenSM found no root on `irr` and fell back to minhop (its log says
+    /// "minhop tables configured"); routec stops and says what to do.
+    #[test]
+    fn no_root_found_is_an_error_with_advice() {
+        let e = route(&fixture("irr", "updn"), RootSpec::Auto).unwrap_err();
+        assert!(e.message.contains("no root"), "{}", e.message);
+        assert!(e.help.unwrap().contains("--roots top"));
+    }
+
+    /// 24 leaves with one host each and 2 spines: every switch passes the
+    /// histogram test (a leaf sees 1/24 < 5 % at hop 0 and 23/24 > 90 % at
+    /// hop 2), so up/down is min-hop; routec says so loudly.
+    #[test]
+    fn all_roots_is_reported_and_equals_minhop() {
+        let mut b = FabricBuilder::new();
+        let spines: Vec<_> = (0..2)
+            .map(|i| {
+                b.add_node(NodeSpec::new(
+                    NodeKind::Switch,
+                    Guid(0x900 + i),
+                    24,
+                    "spine",
+                ))
+                .unwrap()
+            })
+            .collect();
+        for l in 0..24u64 {
+            let leaf = b
+                .add_node(NodeSpec::new(NodeKind::Switch, Guid(0x100 + l), 3, "leaf"))
+                .unwrap();
+            b.port_mut(leaf, 0).unwrap().lid = 1 + l as u16;
+            for (j, &s) in spines.iter().enumerate() {
+                b.connect(leaf, 2 + j as u8, s, 1 + l as u8).unwrap();
+            }
+            let h = b
+                .add_node(NodeSpec::new(NodeKind::Ca, Guid(0x1000 + (l << 4)), 1, "h"))
+                .unwrap();
+            let p = b.port_mut(h, 1).unwrap();
+            p.guid = Guid(0x1001 + (l << 4));
+            p.lid = 100 + l as u16;
+            b.connect(h, 1, leaf, 1).unwrap();
+        }
+        for (j, &s) in spines.iter().enumerate() {
+            b.port_mut(s, 0).unwrap().lid = 50 + j as u16;
+        }
+        let f = b.build();
+        let r = route(&f, RootSpec::Auto).unwrap();
+        assert_eq!(r.roots.len(), 26);
+        assert!(
+            r.notes
+                .iter()
+                .any(|n| n.code == "R001" && n.message.contains("--roots top"))
+        );
+        let lids = LidMap::new(&f).unwrap();
+        let m = MinHop.route(&f, &lids, &RouteOptions::default()).unwrap();
+        assert_eq!(r.lfts, m.lfts);
+        let top = route(&f, RootSpec::Top).unwrap();
+        assert_eq!(top.roots.iter().map(|s| s.0).collect::<Vec<_>>(), [0, 1]);
+        assert!(top.notes.is_empty());
+    }
+
+    /// `--roots top` on the 3-level tree picks the 4 top switches (L3…),
+    /// the same roots as OpenSM's heuristic there, so the same tables.
+    #[test]
+    fn top_roots_are_the_highest_level() {
+        let f = fixture("ft3", "updn");
+        let top = route(&f, RootSpec::Top).unwrap();
+        assert_eq!(top.roots.len(), 4);
+        assert!(
+            top.roots
+                .iter()
+                .all(|&s| f.node(f.switch_node(s)).desc.starts_with("L3"))
+        );
+        let auto = route(&f, RootSpec::Auto).unwrap();
+        assert_eq!(auto.roots, top.roots);
+        assert_eq!(auto.lfts, top.lfts);
+        let ranks = top.promise.up_down_ranks.unwrap();
+        assert!(top.roots.iter().all(|s| ranks[s.ix()] == 0));
+        assert_eq!(ranks.iter().max(), Some(&2));
+    }
+
+    /// Root GUIDs that are not switches are ignored (as OpenSM's
+    /// `rank_root_node` does) and reported; none left is an error.
+    #[test]
+    fn non_switch_root_guids_are_ignored() {
+        let f = testfab::line_with_island();
+        let r = route(&f, RootSpec::Guids(vec![Guid(2), Guid(0x100), Guid(0x77)])).unwrap();
+        assert_eq!(r.roots, [SwIdx(1)]);
+        assert!(
+            r.notes
+                .iter()
+                .any(|n| n.code == "R003" && n.message.starts_with("2 root"))
+        );
+        let e = route(&f, RootSpec::Guids(vec![Guid(0x100)])).unwrap_err();
+        assert!(e.message.contains("no GUID"));
+    }
+
+    /// The direction rule of `updn_get_dir`.
+    #[test]
+    fn direction_rule() {
+        assert!(is_up(0, 0, 1, 2));
+        assert!(!is_up(1, 2, 9, 1));
+        assert!(is_up(2, 1, 1, 9));
+        assert!(is_up(3, 3, 5, 4));
+        assert!(!is_up(3, 3, 4, 5));
     }
 }

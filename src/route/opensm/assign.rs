@@ -30,12 +30,27 @@ struct Scratch {
 }
 
 /// Fills the LFT of every switch. `order` is the port order list.
-pub fn assign(fabric: &Fabric, g: &SwitchGraph, hops: &impl LeastHops, order: &[Target], max_lid: Lid) -> Lfts {
+pub fn assign(
+    fabric: &Fabric,
+    g: &SwitchGraph,
+    hops: &impl LeastHops,
+    order: &[Target],
+    max_lid: Lid,
+) -> Lfts {
     let n = g.num_switches();
     let mut lfts = Lfts::new(n, max_lid);
-    let max_offsets = order.iter().map(|t| 1u32 << t.lmc.min(7)).max().unwrap_or(1);
+    let max_offsets = order
+        .iter()
+        .map(|t| 1u32 << t.lmc.min(7))
+        .max()
+        .unwrap_or(1);
     let num_ports: Vec<u32> = (0..n)
-        .map(|s| fabric.node(fabric.switch_node(crate::model::SwIdx(s as u32))).num_ports as u32 + 1)
+        .map(|s| {
+            fabric
+                .node(fabric.switch_node(crate::model::SwIdx(s as u32)))
+                .num_ports as u32
+                + 1
+        })
         .collect();
     lfts.rows_mut().enumerate().par_bridge().for_each_init(
         || Scratch {
@@ -95,7 +110,12 @@ fn route_one(sc: &Scratch, s: usize, t: &Target, start: u32, num_ports: u32) -> 
         }
         return best;
     }
-    let key = |q: u8| ((q as u32 + num_ports - start % num_ports) % num_ports, sc.cnt[q as usize]);
+    let key = |q: u8| {
+        (
+            (q as u32 + num_ports - start % num_ports) % num_ports,
+            sc.cnt[q as usize],
+        )
+    };
     cands
         .iter()
         .copied()

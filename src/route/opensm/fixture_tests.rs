@@ -8,7 +8,11 @@ use crate::model::{Guid, LidMap, NO_ROUTE};
 use crate::route::{RootSpec, RouteOptions, engine_by_name};
 
 fn fixture(case: &str, run: &str, file: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/opensm").join(case).join(run).join(file);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/opensm")
+        .join(case)
+        .join(run)
+        .join(file);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -22,8 +26,14 @@ fn root_file(case: &str) -> RootSpec {
 fn check(case: &str, run: &str, engine: &str, roots: RootSpec) -> usize {
     let fabric = from_subnet_lst(&fixture(case, run, "opensm-subnet.lst"));
     let lids = LidMap::new(&fabric).unwrap();
-    let opts = RouteOptions { roots, node_order: None };
-    let routing = engine_by_name(engine).unwrap().route(&fabric, &lids, &opts).unwrap();
+    let opts = RouteOptions {
+        roots,
+        node_order: None,
+    };
+    let routing = engine_by_name(engine)
+        .unwrap()
+        .route(&fabric, &lids, &opts)
+        .unwrap();
     let dump = fixture(case, run, "opensm-lfts.dump");
     let mut expected = routing.lfts.clone();
     for s in 0..expected.num_switches() {
@@ -31,7 +41,9 @@ fn check(case: &str, run: &str, engine: &str, roots: RootSpec) -> usize {
     }
     let entries = dump_entries(&dump);
     for &(sw, lid, port) in &entries {
-        let s = fabric.switch_index(fabric.node_by_guid(Guid(sw)).unwrap()).unwrap();
+        let s = fabric
+            .switch_index(fabric.node_by_guid(Guid(sw)).unwrap())
+            .unwrap();
         expected.set(s.ix(), lid, port);
     }
     for s in 0..expected.num_switches() {
@@ -41,13 +53,18 @@ fn check(case: &str, run: &str, engine: &str, roots: RootSpec) -> usize {
                 want,
                 got,
                 "{case}/{run}: switch {} LID {lid}: OpenSM {want}, routec {got}",
-                fabric.node(fabric.switch_node(crate::model::SwIdx(s as u32))).guid
+                fabric
+                    .node(fabric.switch_node(crate::model::SwIdx(s as u32)))
+                    .guid
             );
         }
     }
     let mut text = Vec::new();
     crate::emit::opensm::write_lfts_dump(&fabric, &lids, &routing.lfts, &mut text).unwrap();
-    assert!(String::from_utf8(text).unwrap() == dump, "{case}/{run}: dump text differs");
+    assert!(
+        String::from_utf8(text).unwrap() == dump,
+        "{case}/{run}: dump text differs"
+    );
     entries.len()
 }
 

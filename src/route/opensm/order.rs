@@ -107,7 +107,10 @@ fn target(fabric: &Fabric, n: NodeIdx, p: PortNum) -> Option<Target> {
     }
     let (sw, local, is_switch) = match fabric.switch_index(n) {
         Some(s) => (s.0, 0, true),
-        None => match port.peer.and_then(|q| Some((fabric.switch_index(q.node)?, q.port))) {
+        None => match port
+            .peer
+            .and_then(|q| Some((fabric.switch_index(q.node)?, q.port)))
+        {
             Some((s, q)) => (s.0, q, false),
             None => (NO_SWITCH, 0, false),
         },

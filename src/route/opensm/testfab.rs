@@ -8,7 +8,15 @@ use crate::model::{Fabric, FabricBuilder, Guid, NodeKind, NodeSpec};
 pub fn line_with_island() -> Fabric {
     let mut b = FabricBuilder::new();
     let sw: Vec<_> = (1..=4)
-        .map(|i| b.add_node(NodeSpec::new(NodeKind::Switch, Guid(i), 4, format!("s{}", i - 1))).unwrap())
+        .map(|i| {
+            b.add_node(NodeSpec::new(
+                NodeKind::Switch,
+                Guid(i),
+                4,
+                format!("s{}", i - 1),
+            ))
+            .unwrap()
+        })
         .collect();
     b.connect(sw[0], 1, sw[1], 1).unwrap();
     b.connect(sw[0], 2, sw[1], 2).unwrap();
@@ -17,7 +25,9 @@ pub fn line_with_island() -> Fabric {
         b.port_mut(s, 0).unwrap().lid = i as u16 + 1;
     }
     for (h, s, lid) in [(0x100u64, 0usize, 5u16), (0x200, 2, 6)] {
-        let n = b.add_node(NodeSpec::new(NodeKind::Ca, Guid(h), 1, format!("h{h:x}"))).unwrap();
+        let n = b
+            .add_node(NodeSpec::new(NodeKind::Ca, Guid(h), 1, format!("h{h:x}")))
+            .unwrap();
         let p = b.port_mut(n, 1).unwrap();
         p.guid = Guid(h + 1);
         p.lid = lid;
@@ -77,7 +87,9 @@ pub fn from_subnet_lst(text: &str) -> Fabric {
         for e in &ends {
             let n = match b.node_by_guid(e.node_guid) {
                 Some(n) => n,
-                None => b.add_node(NodeSpec::new(e.kind, e.node_guid, e.ports, e.desc)).unwrap(),
+                None => b
+                    .add_node(NodeSpec::new(e.kind, e.node_guid, e.ports, e.desc))
+                    .unwrap(),
             };
             let port = if e.kind == NodeKind::Switch { 0 } else { e.pn };
             let p = b.port_mut(n, port).unwrap();
