@@ -2,6 +2,8 @@
 //! (fixtures/yaml/two-level.yaml: 4 switches, 4 CAs, 1 router, 11 cables)
 //! with counted effects, and every kind of bad list with its line.
 
+mod doc_blocks;
+
 use std::path::Path;
 
 use routec::model::faults::FaultSummary;
@@ -202,4 +204,27 @@ fn bad_tokens_have_line_and_column() {
     assert!(e.found.contains("cable"), "{}", e.found);
     let e = parse_yaml("y", "faults:\n  - switch: zz\n").unwrap_err();
     assert_eq!((e.line, e.column, e.found.as_str()), (2, 13, "`zz`"));
+}
+
+#[test]
+fn spec_examples_parse_and_agree() {
+    let text = &doc_blocks::fenced("formats/faults.md", "text")[0];
+    let yaml = &doc_blocks::fenced("formats/faults.md", "yaml")[0];
+    let a: Vec<Fault> = parse_text("faults.md", text)
+        .unwrap()
+        .into_iter()
+        .map(|l| l.fault)
+        .collect();
+    let b: Vec<Fault> = parse_yaml("faults.md", yaml)
+        .unwrap()
+        .into_iter()
+        .map(|l| l.fault)
+        .collect();
+    assert_eq!(a.len(), 5);
+    assert_eq!(b.len(), 5);
+    assert_eq!(a[..3], b[..3]);
+    assert_eq!(b[3], Fault::Switch(Guid(0x200005)));
+    // the text example is written for the two-level fixture
+    let (f, s) = apply(text);
+    assert_eq!((f.num_nodes(), s.cables_removed), (7, 3));
 }

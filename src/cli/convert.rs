@@ -56,8 +56,6 @@ pub fn run(args: ConvertArgs, g: &Global) -> crate::Result<Outcome> {
 fn write_as(fabric: &Fabric, to: ConvertTo, w: &mut dyn Write) -> std::io::Result<()> {
     match to {
         ConvertTo::Yaml => crate::emit::yaml::write(fabric, w),
-        ConvertTo::Ibnetdiscover => Err(std::io::Error::other(
-            "the ibnetdiscover writer is not merged yet",
-        )),
+        ConvertTo::Ibnetdiscover => crate::emit::ibnetdiscover::write(fabric, w),
     }
 }

@@ -5,6 +5,10 @@
 //! GUIDs as ibnetdiscover prints them (with or without `0x`, or as the
 //! quoted `"S-<guid>"[port]` references of ibnetdiscover and ibsim).
 
+// Parse errors carry their source text for miette; they are built once, on
+// the way out, so their size does not matter (the crate's `Error` boxes them).
+#![allow(clippy::result_large_err)]
+
 use std::path::Path;
 
 use serde::Deserialize;
@@ -90,7 +94,7 @@ pub fn parse_text(name: &str, text: &str) -> Result<Vec<LocatedFault>, ParseErro
         };
         let fault = match kw {
             "link" => {
-                let end = words.port_ref(name, text, kw_at)?;
+                let end = words.port_ref(name, text)?;
                 let other = match words.next() {
                     Some((w, at)) => {
                         Some(port_ref(w).ok_or_else(|| bad_port_ref(name, text, at, w))?)
@@ -99,9 +103,9 @@ pub fn parse_text(name: &str, text: &str) -> Result<Vec<LocatedFault>, ParseErro
                 };
                 Fault::Link { end, other }
             }
-            "port" => Fault::Port(words.port_ref(name, text, kw_at)?),
-            "switch" => Fault::Switch(words.guid(name, text, kw_at)?),
-            "node" => Fault::Node(words.guid(name, text, kw_at)?),
+            "port" => Fault::Port(words.port_ref(name, text)?),
+            "switch" => Fault::Switch(words.guid(name, text)?),
+            "node" => Fault::Node(words.guid(name, text)?),
             _ => {
                 return Err(ParseError::at(
                     name,
@@ -157,7 +161,7 @@ impl<'a> Words<'a> {
         Some((w, self.base + at))
     }
 
-    fn port_ref(&mut self, name: &str, text: &str, _kw: usize) -> Result<PortRef, ParseError> {
+    fn port_ref(&mut self, name: &str, text: &str) -> Result<PortRef, ParseError> {
         match self.next() {
             Some((w, at)) => port_ref(w).ok_or_else(|| bad_port_ref(name, text, at, w)),
             None => Err(ParseError::at(
@@ -171,7 +175,7 @@ impl<'a> Words<'a> {
         }
     }
 
-    fn guid(&mut self, name: &str, text: &str, _kw: usize) -> Result<Guid, ParseError> {
+    fn guid(&mut self, name: &str, text: &str) -> Result<Guid, ParseError> {
         match self.next() {
             Some((w, at)) => guid_token(w).ok_or_else(|| {
                 ParseError::at(

@@ -6,6 +6,10 @@
 //! unknown node, a port out of range, a port cabled twice, a duplicate GUID
 //! or name are [`ParseError`]s with file, line and column like syntax errors.
 
+// Parse errors carry their source text for miette; they are built once, on
+// the way out, so their size does not matter (the crate's `Error` boxes them).
+#![allow(clippy::result_large_err)]
+
 use std::collections::HashMap;
 use std::fmt;
 
@@ -245,6 +249,9 @@ struct Topology<'a> {
 /// A resolved link end: node, port, and where it was written.
 type End = (usize, PortNum, Location);
 
+/// A link's two ends and the rate of each.
+type ResolvedLink = ([End; 2], [(Width, Speed); 2]);
+
 impl<'a> Topology<'a> {
     fn new(file: &'a str, text: &'a str) -> Self {
         Topology { file, text }
@@ -356,7 +363,7 @@ impl<'a> Topology<'a> {
         guid_idx: &HashMap<Guid, usize>,
         by_name: &HashMap<&str, (usize, Location)>,
         nodes: &[Pending],
-    ) -> Result<([End; 2], [(Width, Speed); 2]), ParseError> {
+    ) -> Result<ResolvedLink, ParseError> {
         let items = &l.value;
         if !(2..=4).contains(&items.len()) {
             return Err(self.err(
@@ -467,7 +474,7 @@ impl<'a> Topology<'a> {
         &self,
         b: &mut FabricBuilder,
         nodes: &[Pending],
-        links: &[([End; 2], [(Width, Speed); 2])],
+        links: &[ResolvedLink],
     ) -> Result<(), ParseError> {
         let mut first_use: HashMap<(usize, PortNum), Location> = HashMap::new();
         for ([a, z], rates) in links {
