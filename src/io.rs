@@ -101,46 +101,6 @@ pub fn sha256_file(path: &Path) -> Result<([u8; 32], u64)> {
     Ok((h.finalize().into(), len))
 }
 
-/// A writer that hashes and counts what goes through it, then passes it on
-/// (or drops it, for `--check`, when `inner` is `io::sink()`).
-pub struct HashingWriter<W: Write> {
-    inner: W,
-    hasher: sha2::Sha256,
-    len: u64,
-}
-
-impl<W: Write> HashingWriter<W> {
-    /// Wraps `inner`.
-    pub fn new(inner: W) -> Self {
-        use sha2::Digest;
-        HashingWriter {
-            inner,
-            hasher: sha2::Sha256::new(),
-            len: 0,
-        }
-    }
-
-    /// The digest and length of everything written, and the inner writer.
-    pub fn finish(self) -> ([u8; 32], u64, W) {
-        use sha2::Digest;
-        (self.hasher.finalize().into(), self.len, self.inner)
-    }
-}
-
-impl<W: Write> Write for HashingWriter<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        use sha2::Digest;
-        let n = self.inner.write(buf)?;
-        self.hasher.update(&buf[..n]);
-        self.len += n as u64;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
-}
-
 /// The bytes of an input file: mapped when read as is, owned when they had
 /// to be decompressed. Either way it derefs to `[u8]`.
 pub enum Bytes {
@@ -223,8 +183,5 @@ mod tests {
         assert_eq!(&*read_input(&packed).unwrap(), b"hello tables");
         let (d, n) = sha256_file(&plain).unwrap();
         assert_eq!((d, n), (sha256(b"hello tables"), 12));
-        let mut w = HashingWriter::new(std::io::sink());
-        w.write_all(b"hello tables").unwrap();
-        assert_eq!(w.finish().0, d);
     }
 }

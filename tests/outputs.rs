@@ -159,8 +159,9 @@ fn depfile_stamp_and_report() {
 
     let report = std::fs::read_to_string(out.join("report.json")).unwrap();
     let r: serde_json::Value = serde_json::from_str(&report).unwrap();
-    let digest = routec::io::hex(&routec::io::sha256_file(&out.join("routes.lft")).unwrap().0);
-    assert_eq!(r["outputs"][0]["sha256"].as_str(), Some(digest.as_str()));
+    let size = std::fs::metadata(out.join("routes.lft")).unwrap().len();
+    assert_eq!(r["outputs"][0]["file"].as_str(), Some("routes.lft"));
+    assert_eq!(r["outputs"][0]["bytes"].as_u64(), Some(size));
     insta::assert_snapshot!("report_ft2", report);
 }
 

@@ -132,6 +132,22 @@ fn layout(meta: &str, switches: &[ImageSwitch], num_lids: usize) -> Layout {
     }
 }
 
+/// The content digest: SHA-256 over the SHA-256 of the directory, LID and
+/// string tables (`body`, up to `tables_offset`) followed by the SHA-256 of
+/// every row in directory order. Rows hash in parallel, so the digest costs
+/// a fraction of a sequential pass over 88 MB.
+pub fn content_digest<'a>(body: &[u8], rows: impl Iterator<Item = &'a [u8]>) -> [u8; 32] {
+    use rayon::prelude::*;
+    let rows: Vec<&[u8]> = rows.collect();
+    let row_digests: Vec<[u8; 32]> = rows.par_iter().map(|r| sha2::Sha256::digest(r).into()).collect();
+    let mut h = sha2::Sha256::new();
+    h.update(sha2::Sha256::digest(body));
+    for d in &row_digests {
+        h.update(d);
+    }
+    h.finalize().into()
+}
+
 /// Writes an image. `meta` is the engine and options string; the content
 /// digest covers every byte after the header, so equal digests mean equal
 /// tables without reading them.
@@ -171,13 +187,7 @@ pub fn write_image(
         body.extend_from_slice(s.desc.as_bytes());
     }
     body.resize(l.tables - l.dir, 0);
-    let mut digest = sha2::Sha256::new();
-    digest.update(&body);
-    for s in switches {
-        digest.update(s.lft);
-    }
-    let digest: [u8; 32] = digest.finalize().into();
-
+    let digest = content_digest(&body, switches.iter().map(|s| s.lft));
     let mut head = Vec::with_capacity(l.header_len);
     head.extend_from_slice(&MAGIC);
     head.extend_from_slice(&VERSION.to_le_bytes());
@@ -349,8 +359,9 @@ pub fn read_index(bytes: &[u8]) -> Result<ImageIndex, ImageError> {
 
 /// Recomputes the content digest and compares it with the header's.
 pub fn verify_digest(bytes: &[u8], index: &ImageIndex) -> Result<(), ImageError> {
-    let dir = Cursor(bytes).u64(24)?;
-    let got: [u8; 32] = sha2::Sha256::digest(&bytes[dir.min(bytes.len())..]).into();
+    let c = Cursor(bytes);
+    let body = c.bytes(c.u64(24)?, c.u64(56)?.saturating_sub(c.u64(24)?))?;
+    let got = content_digest(body, index.switches.iter().map(|s| &bytes[s.table.clone()]));
     if got != index.header.content_digest {
         return Err(bad("content digest mismatch: the image is damaged"));
     }

@@ -1,9 +1,10 @@
 //! The output set of `compile`: render everything first, write after.
 //!
-//! Each output is rendered through a hashing writer into a temporary file
-//! in the output directory (or into nothing, for `--check`), then its digest
-//! is compared with the file already there, streamed, so a 1.4 GB dump is
-//! never held twice in memory. Only after every output rendered does
+//! Each output is rendered into a temporary file in the output directory,
+//! then compared with the file already there chunk by chunk (for `--check`,
+//! compared as it streams, with no file written), so a 1.4 GB dump is never
+//! held in memory. No digest is computed: a byte comparison is cheaper than
+//! hashing, and the image carries its own content digest. Only after every output rendered does
 //! [`OutputSet::commit`] rename the changed ones into place: a run that fails
 //! while rendering leaves every previous output untouched, and an output
 //! whose bytes did not change keeps its mtime (style-and-ecosystem.md §3.2).
@@ -14,14 +15,13 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::io::{HashingWriter, WriteStatus, hex, sha256_file};
+use crate::io::WriteStatus;
 
 /// One output after rendering.
 #[derive(Debug)]
 struct Staged {
     name: String,
     path: PathBuf,
-    digest: [u8; 32],
     len: u64,
     /// The rendered bytes, when they differ from the file on disk.
     tmp: Option<tempfile::NamedTempFile>,
@@ -33,7 +33,6 @@ struct Staged {
 pub struct OutputRecord {
     /// File name inside the output directory.
     pub file: String,
-    pub sha256: String,
     pub bytes: u64,
 }
 
@@ -67,29 +66,20 @@ impl OutputSet {
         fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
     ) -> Result<()> {
         let path = self.dir.join(name);
-        let (digest, len, tmp) = if self.check {
-            let mut w = HashingWriter::new(io::sink());
+        let (len, changed, tmp) = if self.check {
+            let mut w = CompareWriter::new(&path)?;
             fill(&mut w).map_err(|e| Error::io(&path, e))?;
-            let (d, n, _) = w.finish();
-            (d, n, None)
+            let (len, changed) = w.finish(&path)?;
+            (len, changed, None)
         } else {
             let tmp = crate::io::temp_in(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
-            let mut w = HashingWriter::new(BufWriter::with_capacity(1 << 20, tmp));
+            let mut w = CountingWriter { inner: BufWriter::with_capacity(1 << 20, tmp), len: 0 };
             fill(&mut w).map_err(|e| Error::io(&path, e))?;
-            w.flush().map_err(|e| Error::io(&path, e))?;
-            let (d, n, buf) = w.finish();
-            let tmp = buf.into_inner().map_err(|e| Error::io(&path, e.into_error()))?;
-            (d, n, Some(tmp))
+            let tmp = w.inner.into_inner().map_err(|e| Error::io(&path, e.into_error()))?;
+            let changed = !same_file_content(tmp.path(), &path, w.len)?;
+            (w.len, changed, changed.then_some(tmp))
         };
-        let changed = !same_content(&path, &digest, len)?;
-        self.staged.push(Staged {
-            name: name.to_string(),
-            path,
-            digest,
-            len,
-            tmp: if changed { tmp } else { None },
-            changed,
-        });
+        self.staged.push(Staged { name: name.to_string(), path, len, tmp, changed });
         Ok(())
     }
 
@@ -106,7 +96,7 @@ impl OutputSet {
     pub fn records(&self) -> Vec<OutputRecord> {
         self.staged
             .iter()
-            .map(|s| OutputRecord { file: s.name.clone(), sha256: hex(&s.digest), bytes: s.len })
+            .map(|s| OutputRecord { file: s.name.clone(), bytes: s.len })
             .collect()
     }
 
@@ -151,14 +141,93 @@ impl OutputSet {
     }
 }
 
-/// Whether `path` exists with exactly this length and SHA-256.
-fn same_content(path: &Path, digest: &[u8; 32], len: u64) -> Result<bool> {
-    match std::fs::metadata(path) {
-        Ok(m) if m.is_file() && m.len() == len => Ok(&sha256_file(path)?.0 == digest),
-        Ok(_) => Ok(false),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(Error::io(path, e)),
+/// A writer that counts bytes on their way to `inner`.
+struct CountingWriter<W: Write> {
+    inner: W,
+    len: u64,
+}
+
+impl<W: Write> Write for CountingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.len += n as u64;
+        Ok(n)
     }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// For `--check`: compares what is written with the file on disk as it
+/// streams by, holding one buffer, never the output.
+struct CompareWriter {
+    old: Option<io::BufReader<std::fs::File>>,
+    old_len: u64,
+    len: u64,
+    differs: bool,
+    buf: Vec<u8>,
+}
+
+impl CompareWriter {
+    fn new(path: &Path) -> Result<Self> {
+        let (old, old_len) = match std::fs::File::open(path) {
+            Ok(f) => {
+                let n = f.metadata().map_err(|e| Error::io(path, e))?.len();
+                (Some(io::BufReader::with_capacity(1 << 20, f)), n)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => (None, 0),
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        Ok(CompareWriter { differs: old.is_none(), old, old_len, len: 0, buf: Vec::new() })
+    }
+
+    fn finish(self, _path: &Path) -> Result<(u64, bool)> {
+        Ok((self.len, self.differs || self.len != self.old_len))
+    }
+}
+
+impl Write for CompareWriter {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.len += data.len() as u64;
+        if !self.differs && self.len > self.old_len {
+            self.differs = true;
+        }
+        if !self.differs && let Some(old) = self.old.as_mut() {
+            self.buf.resize(data.len(), 0);
+            io::Read::read_exact(old, &mut self.buf)?;
+            self.differs = self.buf != data;
+        }
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Whether `new` and `old` hold the same `len` bytes, compared in 1 MiB
+/// chunks (a 1.4 GB dump is never held in memory).
+fn same_file_content(new: &Path, old: &Path, len: u64) -> Result<bool> {
+    use io::Read;
+    match std::fs::metadata(old) {
+        Ok(m) if m.is_file() && m.len() == len => {}
+        Ok(_) => return Ok(false),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(Error::io(old, e)),
+    }
+    let open = |p: &Path| std::fs::File::open(p).map_err(|e| Error::io(p, e));
+    let (mut a, mut b) = (open(new)?, open(old)?);
+    let (mut x, mut y) = (vec![0u8; 1 << 20], vec![0u8; 1 << 20]);
+    let mut left = len;
+    while left > 0 {
+        let n = left.min(x.len() as u64) as usize;
+        a.read_exact(&mut x[..n]).map_err(|e| Error::io(new, e))?;
+        b.read_exact(&mut y[..n]).map_err(|e| Error::io(old, e))?;
+        if x[..n] != y[..n] {
+            return Ok(false);
+        }
+        left -= n as u64;
+    }
+    Ok(true)
 }
 
 /// Make depfile text: `targets : inputs`, spaces escaped `\ `, `$` as `$$`
