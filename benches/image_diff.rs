@@ -32,10 +32,19 @@ fn synthetic() -> Fabric {
             *e = rng.random_range(1..=40);
         }
     }
-    let guids = (0..SWITCHES as u64).map(|i| Guid(0x0002_c901_0100_0000 + i)).collect();
+    let guids = (0..SWITCHES as u64)
+        .map(|i| Guid(0x0002_c901_0100_0000 + i))
+        .collect();
     let descs = (0..SWITCHES).map(|i| format!("sw{i:04}")).collect();
-    let lid_guids = (0..=top as u64).map(|l| Guid(if l == 0 { 0 } else { 0x0002_c902_0000_0000 + l })).collect();
-    Fabric { lfts, guids, descs, lid_guids }
+    let lid_guids = (0..=top as u64)
+        .map(|l| Guid(if l == 0 { 0 } else { 0x0002_c902_0000_0000 + l }))
+        .collect();
+    Fabric {
+        lfts,
+        guids,
+        descs,
+        lid_guids,
+    }
 }
 
 fn switches(f: &Fabric) -> Vec<ImageSwitch<'_>> {
@@ -53,13 +62,25 @@ fn switches(f: &Fabric) -> Vec<ImageSwitch<'_>> {
 
 fn write(f: &Fabric, path: &Path) {
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    image::write_image(&mut out, "engine=dmodc", &[0; 32], &switches(f), &f.lid_guids).unwrap();
+    image::write_image(
+        &mut out,
+        "engine=dmodc",
+        &[0; 32],
+        &switches(f),
+        &f.lid_guids,
+    )
+    .unwrap();
 }
 
 fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let old = synthetic();
-    let mut new = Fabric { lfts: old.lfts.clone(), guids: old.guids.clone(), descs: old.descs.clone(), lid_guids: old.lid_guids.clone() };
+    let mut new = Fabric {
+        lfts: old.lfts.clone(),
+        guids: old.guids.clone(),
+        descs: old.descs.clone(),
+        lid_guids: old.lid_guids.clone(),
+    };
     for k in 0..100 {
         let s = k * 28;
         for b in [3 + k % 400, 450] {

@@ -69,7 +69,6 @@ pub fn write_atomic(
     Ok(())
 }
 
-
 /// The SHA-256 of a byte slice.
 pub fn sha256(bytes: &[u8]) -> [u8; 32] {
     use sha2::Digest;
@@ -167,7 +166,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("x");
         assert_eq!(write_if_changed(&p, b"abc").unwrap(), WriteStatus::Written);
-        assert_eq!(write_if_changed(&p, b"abc").unwrap(), WriteStatus::Unchanged);
+        assert_eq!(
+            write_if_changed(&p, b"abc").unwrap(),
+            WriteStatus::Unchanged
+        );
         assert_eq!(write_if_changed(&p, b"abd").unwrap(), WriteStatus::Written);
         assert_eq!(fs::read(&p).unwrap(), b"abd");
     }

@@ -7,7 +7,7 @@ use std::path::Path;
 use assert_cmd::Command;
 use routec::diff::diff_tables;
 use routec::model::faults::{Fault, PortRef};
-use routec::model::{Fabric, Guid, LFT_BLOCK, LidMap, Lfts};
+use routec::model::{Fabric, Guid, LFT_BLOCK, Lfts, LidMap};
 use routec::parse::lfts::{TableSet, parse_text, read_tables};
 use routec::parse::{LoadOptions, load_topology};
 use routec::route::{RouteOptions, engine_by_name};
@@ -16,17 +16,28 @@ const FT2: &str = "fixtures/opensm/ft2/minhop/ibnetdiscover.txt";
 
 fn route(f: &Fabric) -> (LidMap, Lfts) {
     let lids = LidMap::new(f).unwrap();
-    let r = engine_by_name("minhop").unwrap().route(f, &lids, &RouteOptions::default()).unwrap();
+    let r = engine_by_name("minhop")
+        .unwrap()
+        .route(f, &lids, &RouteOptions::default())
+        .unwrap();
     (lids, r.lfts)
 }
 
 fn ft2() -> Fabric {
-    load_topology(Path::new(FT2), &LoadOptions::default()).unwrap().fabric
+    load_topology(Path::new(FT2), &LoadOptions::default())
+        .unwrap()
+        .fabric
 }
 
 /// The cable L1S0007/5 — L2S0000/8 removed.
 fn ft2_faulted() -> Fabric {
-    let fault = Fault::Link { end: PortRef { guid: Guid(0x0002c90101000007), port: 5 }, other: None };
+    let fault = Fault::Link {
+        end: PortRef {
+            guid: Guid(0x0002c90101000007),
+            port: 5,
+        },
+        other: None,
+    };
     ft2().apply_faults(&[fault]).unwrap().0
 }
 
@@ -35,11 +46,18 @@ fn ft2_faulted() -> Fabric {
 fn brute_force(old: &TableSet, new: &TableSet) -> (usize, u64, u64) {
     let (mut sw, mut entries, mut blocks) = (0, 0, 0);
     for (ni, s) in new.switches.iter().enumerate() {
-        let Some(oi) = old.switch_by_guid(s.guid) else { continue };
+        let Some(oi) = old.switch_by_guid(s.guid) else {
+            continue;
+        };
         let top = s.top.max(old.switches[oi].top) as usize;
-        let e = (0..=top as u16).filter(|&l| old.port(oi, l) != new.port(ni, l)).count() as u64;
+        let e = (0..=top as u16)
+            .filter(|&l| old.port(oi, l) != new.port(ni, l))
+            .count() as u64;
         let b = (0..=s.top as usize / LFT_BLOCK)
-            .filter(|b| (b * LFT_BLOCK..(b + 1) * LFT_BLOCK).any(|l| old.port(oi, l as u16) != new.port(ni, l as u16)))
+            .filter(|b| {
+                (b * LFT_BLOCK..(b + 1) * LFT_BLOCK)
+                    .any(|l| old.port(oi, l as u16) != new.port(ni, l as u16))
+            })
             .count() as u64;
         sw += usize::from(e > 0 || b > 0);
         entries += e;
@@ -57,19 +75,32 @@ fn link_fault_diff_matches_an_independent_count() {
     let d = diff_tables(&old, &new, true);
     let (sw, entries, blocks) = brute_force(&old, &new);
     assert!(sw > 0, "the fault must move some routes");
-    assert_eq!((d.switches_changed, d.entries_changed, d.blocks_changed), (sw, entries, blocks));
+    assert_eq!(
+        (d.switches_changed, d.entries_changed, d.blocks_changed),
+        (sw, entries, blocks)
+    );
     assert_eq!(d.blocks_to_upload, blocks);
     assert_eq!(d.destinations_matched_by, "port-guid");
     assert!(d.lids_renumbered.is_empty() && d.lids_added.is_empty() && d.lids_removed.is_empty());
     let listed: usize = d.switches.iter().map(|s| s.changes.len()).sum();
     assert_eq!(listed as u64, entries);
     for s in &d.switches {
-        let (oi, ni) = (old.switch_by_guid(s.switch.guid).unwrap(), new.switch_by_guid(s.switch.guid).unwrap());
+        let (oi, ni) = (
+            old.switch_by_guid(s.switch.guid).unwrap(),
+            new.switch_by_guid(s.switch.guid).unwrap(),
+        );
         for c in &s.changes {
-            assert_eq!((old.port(oi, c.lid), new.port(ni, c.lid)), (c.old_port, c.new_port));
+            assert_eq!(
+                (old.port(oi, c.lid), new.port(ni, c.lid)),
+                (c.old_port, c.new_port)
+            );
         }
     }
-    let dests: std::collections::BTreeSet<u16> = d.switches.iter().flat_map(|s| s.changes.iter().map(|c| c.lid)).collect();
+    let dests: std::collections::BTreeSet<u16> = d
+        .switches
+        .iter()
+        .flat_map(|s| s.changes.iter().map(|c| c.lid))
+        .collect();
     assert_eq!(d.destinations_changed, dests.len());
     assert!(diff_tables(&old, &old, false).is_empty());
 }
@@ -105,7 +136,10 @@ fn lid_renumbering_is_reported_as_such() {
     assert!(d.blocks_changed > 0, "the uploads still change");
     assert!(!d.is_empty());
     // By LID alone (no GUIDs on one side) the same change is many entries.
-    let bare: String = swapped.lines().map(|l| format!("{}\n", l.split(" # ").next().unwrap())).collect();
+    let bare: String = swapped
+        .lines()
+        .map(|l| format!("{}\n", l.split(" # ").next().unwrap()))
+        .collect();
     let d2 = diff_tables(&old, &parse_text("bare", &bare).unwrap(), false);
     assert_eq!(d2.destinations_matched_by, "lid");
     assert!(d2.entries_changed > 0);
@@ -127,7 +161,10 @@ fn added_and_removed_switches() {
     assert_eq!(d.switches_changed, 0);
     let back = diff_tables(&less, &full, false);
     assert_eq!(back.switches_added.len(), 1);
-    assert_eq!(back.blocks_to_upload, full.lft(0).len() as u64 / LFT_BLOCK as u64);
+    assert_eq!(
+        back.blocks_to_upload,
+        full.lft(0).len() as u64 / LFT_BLOCK as u64
+    );
 }
 
 fn routec() -> Command {
@@ -150,7 +187,10 @@ fn cli_diff_before_and_after_a_cable_loss() {
     let text = std::fs::read_to_string(FT2).unwrap();
     let cut: String = text
         .lines()
-        .filter(|l| !l.starts_with("[5]\t\"S-0002c90102000000\"[8]") && !l.starts_with("[8]\t\"S-0002c90101000007\"[5]"))
+        .filter(|l| {
+            !l.starts_with("[5]\t\"S-0002c90102000000\"[8]")
+                && !l.starts_with("[8]\t\"S-0002c90101000007\"[5]")
+        })
         .map(|l| format!("{l}\n"))
         .collect();
     let faulted = dir.path().join("faulted.txt");
@@ -159,14 +199,25 @@ fn cli_diff_before_and_after_a_cable_loss() {
     compile(Path::new(FT2), &a, &["--emit", "image,opensm"]);
     compile(&faulted, &b, &["--emit", "image", "--compress"]);
 
-    let out = routec().arg("diff").arg(&a).arg(&b).args(["--json", "--exit-code"]).assert().code(3);
+    let out = routec()
+        .arg("diff")
+        .arg(&a)
+        .arg(&b)
+        .args(["--json", "--exit-code"])
+        .assert()
+        .code(3);
     let j: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     let (old, new) = (read_tables(&a).unwrap(), read_tables(&b).unwrap());
     let (sw, entries, blocks) = brute_force(&old, &new);
     assert_eq!(j["switches_changed"].as_u64(), Some(sw as u64));
     assert_eq!(j["entries_changed"].as_u64(), Some(entries));
     assert_eq!(j["blocks_changed"].as_u64(), Some(blocks));
-    let guids: Vec<String> = j["switches"].as_array().unwrap().iter().map(|s| s["guid"].to_string()).collect();
+    let guids: Vec<String> = j["switches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["guid"].to_string())
+        .collect();
     assert_eq!(guids.len(), sw);
 
     // Same tables in two formats: nothing to upload, exit 0.
@@ -185,6 +236,13 @@ fn cli_diff_before_and_after_a_cable_loss() {
         .arg(b.join("routes.lft.zst"))
         .assert()
         .code(0)
-        .stdout(predicates::str::contains(format!("blocks to upload: {blocks} ")));
-    routec().arg("diff").arg(&a).arg(dir.path().join("nope")).assert().code(2);
+        .stdout(predicates::str::contains(format!(
+            "blocks to upload: {blocks} "
+        )));
+    routec()
+        .arg("diff")
+        .arg(&a)
+        .arg(dir.path().join("nope"))
+        .assert()
+        .code(2);
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use routec::emit::image::{self, ImageSwitch};
 use routec::io::Bytes;
-use routec::model::{Fabric, FabricBuilder, Guid, LidMap, Lfts, NodeKind, NodeSpec};
+use routec::model::{Fabric, FabricBuilder, Guid, Lfts, LidMap, NodeKind, NodeSpec};
 use routec::parse::lfts::{TableKind, TableSet, parse_tables, read_tables};
 use routec::parse::{LoadOptions, load_topology};
 use routec::route::{RouteOptions, engine_by_name};
@@ -16,7 +16,10 @@ fn ft2() -> (Fabric, LidMap, Lfts) {
     let path = Path::new("fixtures/opensm/ft2/minhop/ibnetdiscover.txt");
     let fabric = load_topology(path, &LoadOptions::default()).unwrap().fabric;
     let lids = LidMap::new(&fabric).unwrap();
-    let r = engine_by_name("minhop").unwrap().route(&fabric, &lids, &RouteOptions::default()).unwrap();
+    let r = engine_by_name("minhop")
+        .unwrap()
+        .route(&fabric, &lids, &RouteOptions::default())
+        .unwrap();
     (fabric, lids, r.lfts)
 }
 
@@ -48,7 +51,11 @@ fn assert_same_tables(t: &TableSet, f: &Fabric, lids: &LidMap, lfts: &Lfts, exac
         }
     }
     for (lid, o) in lids.iter() {
-        assert_eq!(t.lid_guid(lid), Some(f.port(o.node, o.port).guid), "LID {lid}");
+        assert_eq!(
+            t.lid_guid(lid),
+            Some(f.port(o.node, o.port).guid),
+            "LID {lid}"
+        );
     }
 }
 
@@ -59,7 +66,9 @@ fn image_round_trip_plain_and_compressed() {
     for zstd in [false, true] {
         let bytes = image_bytes(&f, &lids, &lfts, zstd);
         assert_eq!(bytes.starts_with(&routec::io::ZSTD_MAGIC), zstd);
-        let path = dir.path().join(if zstd { "routes.lft.zst" } else { "routes.lft" });
+        let path = dir
+            .path()
+            .join(if zstd { "routes.lft.zst" } else { "routes.lft" });
         std::fs::write(&path, &bytes).unwrap();
         let t = read_tables(&path).unwrap();
         assert_eq!(t.kind, TableKind::Image);
@@ -72,7 +81,10 @@ fn image_round_trip_plain_and_compressed() {
     // Both variants hold the same image; the compressed one is deterministic.
     let a = zstd::decode_all(&image_bytes(&f, &lids, &lfts, true)[..]).unwrap();
     assert_eq!(a, image_bytes(&f, &lids, &lfts, false));
-    assert_eq!(image_bytes(&f, &lids, &lfts, true), image_bytes(&f, &lids, &lfts, true));
+    assert_eq!(
+        image_bytes(&f, &lids, &lfts, true),
+        image_bytes(&f, &lids, &lfts, true)
+    );
 }
 
 #[test]
@@ -105,8 +117,12 @@ fn opensm_own_dump_reads_as_routec_tables() {
 /// The two-switch fabric of the worked example in formats/route-image.md.
 fn example() -> Vec<u8> {
     let mut b = FabricBuilder::new();
-    let s = b.add_node(NodeSpec::new(NodeKind::Switch, Guid(0x20), 4, "sw-a")).unwrap();
-    let h = b.add_node(NodeSpec::new(NodeKind::Ca, Guid(0x10), 1, "h1")).unwrap();
+    let s = b
+        .add_node(NodeSpec::new(NodeKind::Switch, Guid(0x20), 4, "sw-a"))
+        .unwrap();
+    let h = b
+        .add_node(NodeSpec::new(NodeKind::Ca, Guid(0x10), 1, "h1"))
+        .unwrap();
     b.port_mut(h, 1).unwrap().guid = Guid(0x11);
     b.port_mut(h, 1).unwrap().lid = 1;
     b.port_mut(s, 0).unwrap().lid = 2;
@@ -116,23 +132,46 @@ fn example() -> Vec<u8> {
     let mut lfts = Lfts::new(1, 2);
     lfts.set(0, 1, 3);
     lfts.set(0, 2, 0);
-    let sw = [ImageSwitch { top: 2, ..image::switches_of(&f, &lfts)[0] }];
+    let sw = [ImageSwitch {
+        top: 2,
+        ..image::switches_of(&f, &lfts)[0]
+    }];
     let mut out = Vec::new();
-    image::write_image(&mut out, "engine=minhop", &[0xAB; 32], &sw, &image::lid_guids_of(&f, &lids)).unwrap();
+    image::write_image(
+        &mut out,
+        "engine=minhop",
+        &[0xAB; 32],
+        &sw,
+        &image::lid_guids_of(&f, &lids),
+    )
+    .unwrap();
     out
 }
 
 #[test]
 fn worked_example_in_the_spec_is_what_the_writer_writes() {
     let spec = std::fs::read_to_string("formats/route-image.md").unwrap();
-    let block = spec.split("```hex").nth(1).expect("a ```hex block").split("```").next().unwrap();
+    let block = spec
+        .split("```hex")
+        .nth(1)
+        .expect("a ```hex block")
+        .split("```")
+        .next()
+        .unwrap();
     let mut bytes = Vec::new();
     for line in block.lines().filter(|l| !l.trim().is_empty()) {
         // `OFFSET: xx xx ... | comment`
         let data = line.split_once(':').unwrap().1.split('|').next().unwrap();
-        bytes.extend(data.split_whitespace().map(|x| u8::from_str_radix(x, 16).unwrap()));
+        bytes.extend(
+            data.split_whitespace()
+                .map(|x| u8::from_str_radix(x, 16).unwrap()),
+        );
     }
-    assert_eq!(bytes, example(), "formats/route-image.md hex example is stale");
+    assert_eq!(
+        bytes,
+        example(),
+        "formats/route-image.md hex example is stale"
+    );
     let t = parse_tables("example", Bytes::Owned(bytes)).unwrap();
     assert_eq!(&t.lft(0)[..4], &[0xFF, 3, 0, 0xFF]);
     assert_eq!(t.lid_guid(1), Some(Guid(0x11)));
@@ -143,7 +182,10 @@ fn worked_example_in_the_spec_is_what_the_writer_writes() {
 fn damaged_images_are_errors_not_panics() {
     let good = example();
     for cut in [8, 64, 143, 200, good.len() - 1] {
-        assert!(parse_tables("x", Bytes::Owned(good[..cut].to_vec())).is_err(), "cut {cut}");
+        assert!(
+            parse_tables("x", Bytes::Owned(good[..cut].to_vec())).is_err(),
+            "cut {cut}"
+        );
     }
     let mut bad_version = good.clone();
     bad_version[8] = 9;
@@ -165,16 +207,27 @@ fn fingerprint_ignores_input_order_but_sees_cables() {
     let text = std::fs::read_to_string("fixtures/opensm/ft2/minhop/ibnetdiscover.txt").unwrap();
     // Same fabric in reverse node order.
     let blocks: Vec<&str> = text.split("\n\n").collect();
-    let reversed = blocks.iter().rev().cloned().collect::<Vec<_>>().join("\n\n");
-    let g = routec::parse::parse_topology("rev", &reversed, &LoadOptions::default()).unwrap().fabric;
+    let reversed = blocks
+        .iter()
+        .rev()
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    let g = routec::parse::parse_topology("rev", &reversed, &LoadOptions::default())
+        .unwrap()
+        .fabric;
     assert_eq!(image::fabric_fingerprint(&f), image::fabric_fingerprint(&g));
     let cut = text
         .lines()
-        .filter(|l| !l.starts_with("[5]\t\"S-0002c90102000000\"[8]") && !l.starts_with("[8]\t\"S-0002c90101000007\"[5]"))
+        .filter(|l| {
+            !l.starts_with("[5]\t\"S-0002c90102000000\"[8]")
+                && !l.starts_with("[8]\t\"S-0002c90101000007\"[5]")
+        })
         .collect::<Vec<_>>()
         .join("\n");
-    let h = routec::parse::parse_topology("cut", &cut, &LoadOptions::default()).unwrap().fabric;
+    let h = routec::parse::parse_topology("cut", &cut, &LoadOptions::default())
+        .unwrap()
+        .fabric;
     assert_eq!(h.links().count() + 1, f.links().count());
     assert_ne!(image::fabric_fingerprint(&f), image::fabric_fingerprint(&h));
 }
-

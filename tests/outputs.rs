@@ -16,7 +16,9 @@ fn routec() -> Command {
 
 fn compile_cmd(topo: &Path, out: &Path) -> Command {
     let mut c = routec();
-    c.args(["compile", "--engine", "minhop", "-q", "-o"]).arg(out).arg(topo);
+    c.args(["compile", "--engine", "minhop", "-q", "-o"])
+        .arg(out)
+        .arg(topo);
     c
 }
 
@@ -26,7 +28,12 @@ fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.file_name().unwrap() != "run.json")
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
         .collect();
     v.sort();
     v
@@ -41,7 +48,10 @@ fn mtime(p: &Path) -> SystemTime {
 fn age(dir: &Path) -> SystemTime {
     let old = SystemTime::now() - Duration::from_secs(3600);
     for e in std::fs::read_dir(dir).unwrap() {
-        let f = std::fs::File::options().append(true).open(e.unwrap().path()).unwrap();
+        let f = std::fs::File::options()
+            .append(true)
+            .open(e.unwrap().path())
+            .unwrap();
         f.set_modified(old).unwrap();
     }
     old
@@ -63,14 +73,32 @@ fn default_outputs_are_image_and_report_and_rerun_keeps_mtimes() {
     let old = age(&out);
     compile_cmd(Path::new(FT2), &out).args(ALL).assert().code(0);
     assert_eq!(snapshot(&out), before);
-    for f in ["routes.lft", "report.json", "opensm-lfts.dump", "opensm.fdbs", "opensm-subnet.lst"] {
+    for f in [
+        "routes.lft",
+        "report.json",
+        "opensm-lfts.dump",
+        "opensm.fdbs",
+        "opensm-subnet.lst",
+    ] {
         assert_eq!(mtime(&out.join(f)), old, "{f} was rewritten");
     }
-    let run: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
-    let statuses: Vec<&str> = run["outputs"].as_array().unwrap().iter().map(|o| o["status"].as_str().unwrap()).collect();
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    let statuses: Vec<&str> = run["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["status"].as_str().unwrap())
+        .collect();
     assert_eq!(statuses, ["unchanged"; 5]);
     assert_eq!(run["timings"].as_array().unwrap().len(), 4);
-    let leftovers = std::fs::read_dir(&out).unwrap().filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with(".routec-"));
+    let leftovers = std::fs::read_dir(&out).unwrap().filter(|e| {
+        e.as_ref()
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .starts_with(".routec-")
+    });
     assert_eq!(leftovers.count(), 0, "temporary files left behind");
 }
 
@@ -79,7 +107,10 @@ fn faulted(dir: &Path) -> PathBuf {
     let text = std::fs::read_to_string(FT2).unwrap();
     let cut: String = text
         .lines()
-        .filter(|l| !l.starts_with("[5]\t\"S-0002c90102000000\"[8]") && !l.starts_with("[8]\t\"S-0002c90101000007\"[5]"))
+        .filter(|l| {
+            !l.starts_with("[5]\t\"S-0002c90102000000\"[8]")
+                && !l.starts_with("[8]\t\"S-0002c90101000007\"[5]")
+        })
         .map(|l| format!("{l}\n"))
         .collect();
     let p = dir.join("faulted.txt");
@@ -92,10 +123,16 @@ fn check_exit_codes_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     // Missing outputs would change.
-    compile_cmd(Path::new(FT2), &out).arg("--check").assert().code(3);
+    compile_cmd(Path::new(FT2), &out)
+        .arg("--check")
+        .assert()
+        .code(3);
     assert!(!out.exists(), "--check created the output directory");
     compile_cmd(Path::new(FT2), &out).assert().code(0);
-    compile_cmd(Path::new(FT2), &out).arg("--check").assert().code(0);
+    compile_cmd(Path::new(FT2), &out)
+        .arg("--check")
+        .assert()
+        .code(0);
     let before = snapshot(&out);
     let old = age(&out);
     routec()
@@ -108,10 +145,19 @@ fn check_exit_codes_and_writes_nothing() {
     assert_eq!(snapshot(&out), before);
     assert_eq!(mtime(&out.join("routes.lft")), old);
     // --compress replaces routes.lft: a change too.
-    compile_cmd(Path::new(FT2), &out).args(["--compress", "--check"]).assert().code(3);
-    compile_cmd(Path::new(FT2), &out).arg("--compress").assert().code(0);
+    compile_cmd(Path::new(FT2), &out)
+        .args(["--compress", "--check"])
+        .assert()
+        .code(3);
+    compile_cmd(Path::new(FT2), &out)
+        .arg("--compress")
+        .assert()
+        .code(0);
     assert!(out.join("routes.lft.zst").exists() && !out.join("routes.lft").exists());
-    compile_cmd(Path::new(FT2), &out).args(["--compress", "--check"]).assert().code(0);
+    compile_cmd(Path::new(FT2), &out)
+        .args(["--compress", "--check"])
+        .assert()
+        .code(0);
 }
 
 #[test]
@@ -123,7 +169,10 @@ fn failed_run_leaves_previous_outputs_intact() {
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "Switch 8 \"S-1\" # broken\n[1] \"nowhere\n").unwrap();
     compile_cmd(&bad, &out).args(ALL).assert().code(2);
-    compile_cmd(Path::new(FT2), &out).args(["--emit", "image,bogus"]).assert().code(2);
+    compile_cmd(Path::new(FT2), &out)
+        .args(["--emit", "image,bogus"])
+        .assert()
+        .code(2);
     assert_eq!(snapshot(&out), before);
 }
 
@@ -131,12 +180,29 @@ fn failed_run_leaves_previous_outputs_intact() {
 fn thread_count_does_not_change_a_byte() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (dir.path().join("j1"), dir.path().join("j2"));
-    compile_cmd(Path::new(FT2), &a).args(ALL).args(["-j", "1"]).assert().code(0);
-    compile_cmd(Path::new(FT2), &b).args(ALL).args(["-j", "2"]).assert().code(0);
+    compile_cmd(Path::new(FT2), &a)
+        .args(ALL)
+        .args(["-j", "1"])
+        .assert()
+        .code(0);
+    compile_cmd(Path::new(FT2), &b)
+        .args(ALL)
+        .args(["-j", "2"])
+        .assert()
+        .code(0);
     assert_eq!(snapshot(&a), snapshot(&b));
-    compile_cmd(Path::new(FT2), &a).args(["--emit", "image", "--compress", "-j", "1"]).assert().code(0);
-    compile_cmd(Path::new(FT2), &b).args(["--emit", "image", "--compress", "-j", "2"]).assert().code(0);
-    assert_eq!(std::fs::read(a.join("routes.lft.zst")).unwrap(), std::fs::read(b.join("routes.lft.zst")).unwrap());
+    compile_cmd(Path::new(FT2), &a)
+        .args(["--emit", "image", "--compress", "-j", "1"])
+        .assert()
+        .code(0);
+    compile_cmd(Path::new(FT2), &b)
+        .args(["--emit", "image", "--compress", "-j", "2"])
+        .assert()
+        .code(0);
+    assert_eq!(
+        std::fs::read(a.join("routes.lft.zst")).unwrap(),
+        std::fs::read(b.join("routes.lft.zst")).unwrap()
+    );
 }
 
 #[test]
@@ -144,17 +210,40 @@ fn depfile_stamp_and_report() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let (dep, stamp) = (dir.path().join("routes.d"), dir.path().join("routes.stamp"));
-    compile_cmd(Path::new(FT2), &out).arg("--depfile").arg(&dep).arg("--stamp").arg(&stamp).assert().code(0);
+    compile_cmd(Path::new(FT2), &out)
+        .arg("--depfile")
+        .arg(&dep)
+        .arg("--stamp")
+        .arg(&stamp)
+        .assert()
+        .code(0);
     assert!(stamp.exists());
     let d = std::fs::read_to_string(&dep).unwrap();
     let o = out.display();
-    assert_eq!(d, format!("{o}/routes.lft {o}/report.json : \\\n  {FT2}\n\n{FT2}:\n"));
+    assert_eq!(
+        d,
+        format!("{o}/routes.lft {o}/report.json : \\\n  {FT2}\n\n{FT2}:\n")
+    );
     // --check touches neither.
     let old = SystemTime::now() - Duration::from_secs(3600);
-    std::fs::File::options().append(true).open(&stamp).unwrap().set_modified(old).unwrap();
-    compile_cmd(Path::new(FT2), &out).arg("--stamp").arg(&stamp).arg("--check").assert().code(0);
+    std::fs::File::options()
+        .append(true)
+        .open(&stamp)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    compile_cmd(Path::new(FT2), &out)
+        .arg("--stamp")
+        .arg(&stamp)
+        .arg("--check")
+        .assert()
+        .code(0);
     assert_eq!(mtime(&stamp), old);
-    compile_cmd(Path::new(FT2), &out).arg("--stamp").arg(&stamp).assert().code(0);
+    compile_cmd(Path::new(FT2), &out)
+        .arg("--stamp")
+        .arg(&stamp)
+        .assert()
+        .code(0);
     assert!(mtime(&stamp) > old);
 
     let report = std::fs::read_to_string(out.join("report.json")).unwrap();
@@ -170,12 +259,23 @@ fn fdbs_and_subnet_match_opensm_on_ring6() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let topo = Path::new(RING6).join("ibnetdiscover.txt");
-    compile_cmd(&topo, &out).args(["--emit", "fdbs,opensm"]).assert().code(0);
+    compile_cmd(&topo, &out)
+        .args(["--emit", "fdbs,opensm"])
+        .assert()
+        .code(0);
     let read = |p: PathBuf| std::fs::read_to_string(p).unwrap();
-    assert_eq!(read(out.join("opensm-lfts.dump")), read(Path::new(RING6).join("opensm-lfts.dump")));
-    assert_eq!(read(out.join("opensm.fdbs")), read(Path::new(RING6).join("opensm.fdbs")));
+    assert_eq!(
+        read(out.join("opensm-lfts.dump")),
+        read(Path::new(RING6).join("opensm-lfts.dump"))
+    );
+    assert_eq!(
+        read(out.join("opensm.fdbs")),
+        read(Path::new(RING6).join("opensm.fdbs"))
+    );
     // ibsim's revision and OpenSM's SM mark are not in the topology.
-    let theirs = read(Path::new(RING6).join("opensm-subnet.lst")).replace("Rev:000000A1", "Rev:00000000").replace("CA-SM", "CA");
+    let theirs = read(Path::new(RING6).join("opensm-subnet.lst"))
+        .replace("Rev:000000A1", "Rev:00000000")
+        .replace("CA-SM", "CA");
     let mut a: Vec<&str> = theirs.lines().collect();
     let ours = read(out.join("opensm-subnet.lst"));
     let mut b: Vec<&str> = ours.lines().collect();
@@ -186,13 +286,20 @@ fn fdbs_and_subnet_match_opensm_on_ring6() {
 
 #[test]
 fn ibdmchk_finds_all_paths_and_no_credit_loop() {
-    if std::process::Command::new("ibdmchk").arg("-h").output().is_err() {
+    if std::process::Command::new("ibdmchk")
+        .arg("-h")
+        .output()
+        .is_err()
+    {
         eprintln!("ibdmchk is not installed: skipped");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    compile_cmd(Path::new(FT2), &out).args(["--emit", "fdbs"]).assert().code(0);
+    compile_cmd(Path::new(FT2), &out)
+        .args(["--emit", "fdbs"])
+        .assert()
+        .code(0);
     let mcfdbs = dir.path().join("opensm.mcfdbs");
     std::fs::write(&mcfdbs, "").unwrap();
     let _ = std::fs::create_dir_all("/var/cache/ibutils");
@@ -208,11 +315,19 @@ fn ibdmchk_finds_all_paths_and_no_credit_loop() {
         .current_dir(dir.path())
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&run.stdout).into_owned() + &String::from_utf8_lossy(&run.stderr);
+    let text =
+        String::from_utf8_lossy(&run.stdout).into_owned() + &String::from_utf8_lossy(&run.stderr);
     assert!(text.contains("-I- Defined 44/44 systems/nodes"), "{text}");
     assert!(text.contains("-I- Scanned:992 CA to CA paths"), "{text}");
     assert!(text.contains("-I- no credit loops found"), "{text}");
-    for bad in ["Some Point to Point Traversals Failed", "missing paths", "Fail to traverse", "Dead end", "Unassigned LFT", "credit loops in routing"] {
+    for bad in [
+        "Some Point to Point Traversals Failed",
+        "missing paths",
+        "Fail to traverse",
+        "Dead end",
+        "Unassigned LFT",
+        "credit loops in routing",
+    ] {
         assert!(!text.contains(bad), "ibdmchk: {bad}\n{text}");
     }
 }
@@ -230,12 +345,19 @@ fn shape(v: &serde_json::Value) -> serde_json::Value {
 #[test]
 fn report_example_in_the_spec_has_the_real_shape() {
     let spec = std::fs::read_to_string("formats/report-json.md").unwrap();
-    let block = spec.split("```json").nth(1).unwrap().split("```").next().unwrap();
+    let block = spec
+        .split("```json")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
     let example: serde_json::Value = serde_json::from_str(block).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     compile_cmd(Path::new(FT2), &out).assert().code(0);
-    let real: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    let real: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
     assert_eq!(shape(&example), shape(&real));
     assert_eq!(example["schema_version"], real["schema_version"]);
     assert_eq!(example["counts"], real["counts"]);

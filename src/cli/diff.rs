@@ -52,5 +52,9 @@ pub fn run(args: DiffArgs, g: &Global) -> crate::Result<Outcome> {
     {
         return Err(Error::io("<stdout>", e));
     }
-    Ok(if args.exit_code && !d.is_empty() { Outcome::Changed } else { Outcome::Clean })
+    Ok(if args.exit_code && !d.is_empty() {
+        Outcome::Changed
+    } else {
+        Outcome::Clean
+    })
 }

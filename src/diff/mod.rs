@@ -135,7 +135,13 @@ struct Pairs {
 /// Only LIDs without a GUID need the tables: few of them are looked up
 /// column by column, many by one pass over every row.
 fn present_lids(t: &TableSet) -> FixedBitSet {
-    let len = t.switches.iter().map(|s| s.top as usize + 1).max().unwrap_or(0).max(t.lid_guids.len());
+    let len = t
+        .switches
+        .iter()
+        .map(|s| s.top as usize + 1)
+        .max()
+        .unwrap_or(0)
+        .max(t.lid_guids.len());
     let mut present = FixedBitSet::with_capacity(len);
     for (l, g) in t.lid_guids.iter().enumerate() {
         if g.0 != 0 {
@@ -165,10 +171,13 @@ fn present_lids(t: &TableSet) -> FixedBitSet {
                     acc
                 },
             )
-            .reduce(|| FixedBitSet::with_capacity(len), |mut a, b| {
-                a.union_with(&b);
-                a
-            });
+            .reduce(
+                || FixedBitSet::with_capacity(len),
+                |mut a, b| {
+                    a.union_with(&b);
+                    a
+                },
+            );
         present.union_with(&routed);
     }
     present.set(0, false);
@@ -191,14 +200,26 @@ fn pair_destinations(old: &TableSet, new: &TableSet) -> Pairs {
         match t.lid_guid(lid as Lid).filter(|_| by_guid) {
             Some(g) => {
                 let e = guid_lids.entry(g).or_default();
-                if side == 0 { e.0.push(lid as Lid) } else { e.1.push(lid as Lid) }
+                if side == 0 {
+                    e.0.push(lid as Lid)
+                } else {
+                    e.1.push(lid as Lid)
+                }
                 false
             }
             None => true,
         }
     };
-    let old_plain: Vec<Lid> = po.ones().filter(|&l| plain(0, l, old)).map(|l| l as Lid).collect();
-    let new_plain: Vec<Lid> = pn.ones().filter(|&l| plain(1, l, new)).map(|l| l as Lid).collect();
+    let old_plain: Vec<Lid> = po
+        .ones()
+        .filter(|&l| plain(0, l, old))
+        .map(|l| l as Lid)
+        .collect();
+    let new_plain: Vec<Lid> = pn
+        .ones()
+        .filter(|&l| plain(1, l, new))
+        .map(|l| l as Lid)
+        .collect();
     let cap = po.len().max(pn.len());
     let mut left_old: FixedBitSet = old_plain.iter().map(|&l| l as usize).collect();
     let mut left_new: FixedBitSet = new_plain.iter().map(|&l| l as usize).collect();
@@ -212,7 +233,11 @@ fn pair_destinations(old: &TableSet, new: &TableSet) -> Pairs {
                     p.pairs.push((o, n));
                     if o != n {
                         p.identity = false;
-                        p.renumbered.push(Renumbered { port_guid: *g, old_lid: o, new_lid: n });
+                        p.renumbered.push(Renumbered {
+                            port_guid: *g,
+                            old_lid: o,
+                            new_lid: n,
+                        });
                     }
                 }
                 None => {
@@ -232,12 +257,18 @@ fn pair_destinations(old: &TableSet, new: &TableSet) -> Pairs {
             p.pairs.push((l as Lid, l as Lid));
         } else {
             let port_guid = guid_of.get(&(0, l as Lid)).copied();
-            p.removed.push(LidRef { lid: l as Lid, port_guid });
+            p.removed.push(LidRef {
+                lid: l as Lid,
+                port_guid,
+            });
         }
     }
     for l in left_new.ones().filter(|&l| !left_old.contains(l)) {
         let port_guid = guid_of.get(&(1, l as Lid)).copied();
-        p.added.push(LidRef { lid: l as Lid, port_guid });
+        p.added.push(LidRef {
+            lid: l as Lid,
+            port_guid,
+        });
     }
     p.pairs.sort_unstable_by_key(|&(o, n)| (n, o));
     p.added.sort_unstable_by_key(|r| r.lid);
@@ -248,7 +279,11 @@ fn pair_destinations(old: &TableSet, new: &TableSet) -> Pairs {
 
 fn switch_ref(t: &TableSet, i: usize) -> SwitchRef {
     let s = &t.switches[i];
-    SwitchRef { guid: s.guid, lid: s.lid, desc: s.desc.clone() }
+    SwitchRef {
+        guid: s.guid,
+        lid: s.lid,
+        desc: s.desc.clone(),
+    }
 }
 
 fn block_of(row: &[u8], b: usize) -> Option<&[u8]> {
@@ -271,8 +306,18 @@ fn changed_blocks(old: &[u8], new: &[u8], new_top: Lid) -> Vec<u32> {
 /// Compares `old` with `new`; with `detail`, every changed entry is listed.
 pub fn diff_tables(old: &TableSet, new: &TableSet, detail: bool) -> TableDiff {
     let pairs = pair_destinations(old, new);
-    let mut o_ix: Vec<(Guid, usize)> = old.switches.iter().enumerate().map(|(i, s)| (s.guid, i)).collect();
-    let mut n_ix: Vec<(Guid, usize)> = new.switches.iter().enumerate().map(|(i, s)| (s.guid, i)).collect();
+    let mut o_ix: Vec<(Guid, usize)> = old
+        .switches
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.guid, i))
+        .collect();
+    let mut n_ix: Vec<(Guid, usize)> = new
+        .switches
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.guid, i))
+        .collect();
     o_ix.sort_unstable();
     n_ix.sort_unstable();
     let (mut matched, mut added, mut removed) = (Vec::new(), Vec::new(), Vec::new());
@@ -300,7 +345,15 @@ pub fn diff_tables(old: &TableSet, new: &TableSet, detail: bool) -> TableDiff {
         }
     }
     let pair_slot: Vec<u32> = {
-        let mut v = vec![u32::MAX; pairs.pairs.iter().map(|p| p.1 as usize + 1).max().unwrap_or(0)];
+        let mut v = vec![
+            u32::MAX;
+            pairs
+                .pairs
+                .iter()
+                .map(|p| p.1 as usize + 1)
+                .max()
+                .unwrap_or(0)
+        ];
         for (k, &(_, n)) in pairs.pairs.iter().enumerate() {
             v[n as usize] = k as u32;
         }
@@ -337,7 +390,9 @@ pub fn diff_tables(old: &TableSet, new: &TableSet, detail: bool) -> TableDiff {
                 let nb = orow.len().max(nrow.len()) / LFT_BLOCK;
                 let empty = [NO_ROUTE; LFT_BLOCK];
                 for blk in 0..nb {
-                    if block_of(orow, blk).unwrap_or(&empty) == block_of(nrow, blk).unwrap_or(&empty) {
+                    if block_of(orow, blk).unwrap_or(&empty)
+                        == block_of(nrow, blk).unwrap_or(&empty)
+                    {
                         continue;
                     }
                     for l in blk * LFT_BLOCK..(blk + 1) * LFT_BLOCK {
@@ -371,9 +426,13 @@ pub fn diff_tables(old: &TableSet, new: &TableSet, detail: bool) -> TableDiff {
     }
     switches.sort_unstable_by_key(|s| s.switch.guid);
     let blocks_changed: u64 = switches.iter().map(|s| s.blocks_changed).sum();
-    let new_blocks: u64 = added.iter().map(|&i| new.switches[i].top as u64 / LFT_BLOCK as u64 + 1).sum();
+    let new_blocks: u64 = added
+        .iter()
+        .map(|&i| new.switches[i].top as u64 / LFT_BLOCK as u64 + 1)
+        .sum();
     let mut switches_added: Vec<SwitchRef> = added.iter().map(|&i| switch_ref(new, i)).collect();
-    let mut switches_removed: Vec<SwitchRef> = removed.iter().map(|&i| switch_ref(old, i)).collect();
+    let mut switches_removed: Vec<SwitchRef> =
+        removed.iter().map(|&i| switch_ref(old, i)).collect();
     switches_added.sort_unstable_by_key(|s| s.guid);
     switches_removed.sort_unstable_by_key(|s| s.guid);
     TableDiff {
@@ -428,10 +487,16 @@ pub fn summary(d: &TableDiff) -> String {
         );
     }
     if d.switches.len() > 20 {
-        s += &format!("  ... and {} more switches (see --json)\n", d.switches.len() - 20);
+        s += &format!(
+            "  ... and {} more switches (see --json)\n",
+            d.switches.len() - 20
+        );
     }
     for r in d.lids_renumbered.iter().take(20) {
-        s += &format!("  renumbered {}: LID {} -> {}\n", r.port_guid, r.old_lid, r.new_lid);
+        s += &format!(
+            "  renumbered {}: LID {} -> {}\n",
+            r.port_guid, r.old_lid, r.new_lid
+        );
     }
     s
 }

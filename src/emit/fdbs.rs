@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::io::{self, Write};
 
-use crate::model::{Fabric, LidMap, Lfts, NO_ROUTE, NodeIdx, NodeKind, Speed, SwIdx};
+use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE, NodeIdx, NodeKind, Speed, SwIdx};
 
 const NO_PATH: u16 = u16::MAX;
 
@@ -45,7 +45,12 @@ fn switch_distances(fabric: &Fabric) -> Vec<Vec<u16>> {
 
 /// Writes `opensm.fdbs`: per switch, one row per LID 1..=max LID with the
 /// port, the hop count through it and whether it is a shortest path.
-pub fn write_fdbs(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, out: &mut dyn Write) -> io::Result<()> {
+pub fn write_fdbs(
+    fabric: &Fabric,
+    lids: &LidMap,
+    lfts: &Lfts,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let dist = switch_distances(fabric);
     // Per LID: the switch it sits on (or behind) and the hops beyond it.
     let target: Vec<Option<(usize, u16, NodeIdx, u8)>> = (0..=lids.max_lid())
@@ -71,7 +76,9 @@ pub fn write_fdbs(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, out: &mut dyn Wri
             match fabric.peer(n, p) {
                 Some(peer) if peer.node == t.2 && peer.port == t.3 => 1,
                 Some(peer) => match fabric.switch_index(peer.node) {
-                    Some(v) if dist[v.ix()][t.0] != NO_PATH && peer.node != n => 1 + dist[v.ix()][t.0] + t.1,
+                    Some(v) if dist[v.ix()][t.0] != NO_PATH && peer.node != n => {
+                        1 + dist[v.ix()][t.0] + t.1
+                    }
                     _ => NO_PATH,
                 },
                 None => NO_PATH,
@@ -79,7 +86,11 @@ pub fn write_fdbs(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, out: &mut dyn Wri
         };
         for lid in 1..=lids.max_lid() {
             line.clear();
-            let port = if lid <= lfts.top() { lfts.get(s, lid) } else { NO_ROUTE };
+            let port = if lid <= lfts.top() {
+                lfts.get(s, lid)
+            } else {
+                NO_ROUTE
+            };
             if port == NO_ROUTE || port > node.num_ports {
                 writeln!(out, "0x{lid:04X} : UNREACHABLE")?;
                 continue;
@@ -149,7 +160,9 @@ fn end(fabric: &Fabric, n: NodeIdx, p: u8, ven_width: usize) -> String {
 pub fn write_subnet_lst(fabric: &Fabric, out: &mut dyn Write) -> io::Result<()> {
     for n in opensm_order(fabric, fabric.node_indices()) {
         for p in 1..=fabric.node(n).num_ports {
-            let Some(peer) = fabric.peer(n, p) else { continue };
+            let Some(peer) = fabric.peer(n, p) else {
+                continue;
+            };
             let port = fabric.port(n, p);
             writeln!(
                 out,

@@ -139,7 +139,10 @@ fn layout(meta: &str, switches: &[ImageSwitch], num_lids: usize) -> Layout {
 pub fn content_digest<'a>(body: &[u8], rows: impl Iterator<Item = &'a [u8]>) -> [u8; 32] {
     use rayon::prelude::*;
     let rows: Vec<&[u8]> = rows.collect();
-    let row_digests: Vec<[u8; 32]> = rows.par_iter().map(|r| sha2::Sha256::digest(r).into()).collect();
+    let row_digests: Vec<[u8; 32]> = rows
+        .par_iter()
+        .map(|r| sha2::Sha256::digest(r).into())
+        .collect();
     let mut h = sha2::Sha256::new();
     h.update(sha2::Sha256::digest(body));
     for d in &row_digests {
@@ -194,7 +197,14 @@ pub fn write_image(
     head.extend_from_slice(&(l.header_len as u32).to_le_bytes());
     head.extend_from_slice(&(switches.len() as u32).to_le_bytes());
     head.extend_from_slice(&(lid_guids.len() as u32).to_le_bytes());
-    for v in [l.dir, l.lid_table, l.strings, l.strings_len, l.tables, l.file_len] {
+    for v in [
+        l.dir,
+        l.lid_table,
+        l.strings,
+        l.strings_len,
+        l.tables,
+        l.file_len,
+    ] {
         head.extend_from_slice(&(v as u64).to_le_bytes());
     }
     head.extend_from_slice(fingerprint);
@@ -271,13 +281,21 @@ impl Cursor<'_> {
     fn bytes(&self, at: usize, n: usize) -> Result<&[u8], ImageError> {
         at.checked_add(n)
             .and_then(|end| self.0.get(at..end))
-            .ok_or_else(|| bad(format!("truncated: {n} bytes at offset {at} are past the end")))
+            .ok_or_else(|| {
+                bad(format!(
+                    "truncated: {n} bytes at offset {at} are past the end"
+                ))
+            })
     }
     fn u16(&self, at: usize) -> Result<u16, ImageError> {
-        Ok(u16::from_le_bytes(self.bytes(at, 2)?.try_into().unwrap_or_default()))
+        Ok(u16::from_le_bytes(
+            self.bytes(at, 2)?.try_into().unwrap_or_default(),
+        ))
     }
     fn u32(&self, at: usize) -> Result<u32, ImageError> {
-        Ok(u32::from_le_bytes(self.bytes(at, 4)?.try_into().unwrap_or_default()))
+        Ok(u32::from_le_bytes(
+            self.bytes(at, 4)?.try_into().unwrap_or_default(),
+        ))
     }
     fn u64(&self, at: usize) -> Result<usize, ImageError> {
         let v = u64::from_le_bytes(self.bytes(at, 8)?.try_into().unwrap_or_default());
@@ -303,14 +321,19 @@ pub fn read_index(bytes: &[u8]) -> Result<ImageIndex, ImageError> {
     }
     let version = c.u32(8)?;
     if version != VERSION {
-        return Err(bad(format!("version {version} is not supported (this build reads {VERSION})")));
+        return Err(bad(format!(
+            "version {version} is not supported (this build reads {VERSION})"
+        )));
     }
     let num_switches = c.u32(16)? as usize;
     let num_lids = c.u32(20)? as usize;
     let (dir, lid_table, strings, strings_len) = (c.u64(24)?, c.u64(32)?, c.u64(40)?, c.u64(48)?);
     let file_len = c.u64(64)?;
     if file_len != bytes.len() {
-        return Err(bad(format!("header says {file_len} bytes, file has {}", bytes.len())));
+        return Err(bad(format!(
+            "header says {file_len} bytes, file has {}",
+            bytes.len()
+        )));
     }
     let meta_len = c.u32(136)? as usize;
     let meta = String::from_utf8_lossy(c.bytes(HEADER_LEN, meta_len)?).into_owned();
@@ -334,7 +357,9 @@ pub fn read_index(bytes: &[u8]) -> Result<ImageIndex, ImageError> {
             .ok_or_else(|| bad(format!("switch {i}: description outside the string table")))?;
         let top = c.u16(e + 18)?;
         if top as usize >= len.max(1) {
-            return Err(bad(format!("switch {i}: LinearFDBTop {top} beyond its {len} entries")));
+            return Err(bad(format!(
+                "switch {i}: LinearFDBTop {top} beyond its {len} entries"
+            )));
         }
         switches.push(DirEntry {
             guid: Guid(c.u64(e)? as u64),
@@ -386,8 +411,22 @@ mod tests {
     fn write_then_index_round_trips() {
         let (a, b) = tiny();
         let sw = [
-            ImageSwitch { guid: Guid(0x20), lid: 2, num_ports: 4, top: 3, desc: "s1", lft: &a },
-            ImageSwitch { guid: Guid(0x21), lid: 3, num_ports: 4, top: 3, desc: "s2 x", lft: &b },
+            ImageSwitch {
+                guid: Guid(0x20),
+                lid: 2,
+                num_ports: 4,
+                top: 3,
+                desc: "s1",
+                lft: &a,
+            },
+            ImageSwitch {
+                guid: Guid(0x21),
+                lid: 3,
+                num_ports: 4,
+                top: 3,
+                desc: "s2 x",
+                lft: &b,
+            },
         ];
         let lg = [Guid(0), Guid(0x11), Guid(0x20), Guid(0x21)];
         let mut out = Vec::new();

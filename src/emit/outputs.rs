@@ -56,7 +56,12 @@ pub struct OutputSet {
 impl OutputSet {
     /// Outputs into `dir`; with `check`, nothing is ever written.
     pub fn new(dir: &Path, check: bool) -> Self {
-        OutputSet { dir: dir.to_path_buf(), check, staged: Vec::new(), stale: Vec::new() }
+        OutputSet {
+            dir: dir.to_path_buf(),
+            check,
+            staged: Vec::new(),
+            stale: Vec::new(),
+        }
     }
 
     /// Renders output `name` with `fill` and compares it with the file there.
@@ -73,13 +78,25 @@ impl OutputSet {
             (len, changed, None)
         } else {
             let tmp = crate::io::temp_in(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
-            let mut w = CountingWriter { inner: BufWriter::with_capacity(1 << 20, tmp), len: 0 };
+            let mut w = CountingWriter {
+                inner: BufWriter::with_capacity(1 << 20, tmp),
+                len: 0,
+            };
             fill(&mut w).map_err(|e| Error::io(&path, e))?;
-            let tmp = w.inner.into_inner().map_err(|e| Error::io(&path, e.into_error()))?;
+            let tmp = w
+                .inner
+                .into_inner()
+                .map_err(|e| Error::io(&path, e.into_error()))?;
             let changed = !same_file_content(tmp.path(), &path, w.len)?;
             (w.len, changed, changed.then_some(tmp))
         };
-        self.staged.push(Staged { name: name.to_string(), path, len, tmp, changed });
+        self.staged.push(Staged {
+            name: name.to_string(),
+            path,
+            len,
+            tmp,
+            changed,
+        });
         Ok(())
     }
 
@@ -96,7 +113,10 @@ impl OutputSet {
     pub fn records(&self) -> Vec<OutputRecord> {
         self.staged
             .iter()
-            .map(|s| OutputRecord { file: s.name.clone(), bytes: s.len })
+            .map(|s| OutputRecord {
+                file: s.name.clone(),
+                bytes: s.len,
+            })
             .collect()
     }
 
@@ -107,8 +127,17 @@ impl OutputSet {
 
     /// Names of the outputs that would be written, and of stale files.
     pub fn changed_names(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.staged.iter().filter(|s| s.changed).map(|s| s.name.clone()).collect();
-        v.extend(self.stale.iter().map(|p| format!("{} (stale, removed)", p.display())));
+        let mut v: Vec<String> = self
+            .staged
+            .iter()
+            .filter(|s| s.changed)
+            .map(|s| s.name.clone())
+            .collect();
+        v.extend(
+            self.stale
+                .iter()
+                .map(|p| format!("{} (stale, removed)", p.display())),
+        );
         v
     }
 
@@ -123,14 +152,20 @@ impl OutputSet {
         for s in self.staged {
             let status = match s.tmp {
                 Some(tmp) if !self.check => {
-                    tmp.as_file().sync_all().map_err(|e| Error::io(&s.path, e))?;
-                    tmp.persist(&s.path).map_err(|e| Error::io(&s.path, e.error))?;
+                    tmp.as_file()
+                        .sync_all()
+                        .map_err(|e| Error::io(&s.path, e))?;
+                    tmp.persist(&s.path)
+                        .map_err(|e| Error::io(&s.path, e.error))?;
                     WriteStatus::Written
                 }
                 _ if s.changed => WriteStatus::Written,
                 _ => WriteStatus::Unchanged,
             };
-            out.push(OutputStatus { file: s.name, status });
+            out.push(OutputStatus {
+                file: s.name,
+                status,
+            });
         }
         if !self.check {
             for p in self.stale {
@@ -178,7 +213,13 @@ impl CompareWriter {
             Err(e) if e.kind() == io::ErrorKind::NotFound => (None, 0),
             Err(e) => return Err(Error::io(path, e)),
         };
-        Ok(CompareWriter { differs: old.is_none(), old, old_len, len: 0, buf: Vec::new() })
+        Ok(CompareWriter {
+            differs: old.is_none(),
+            old,
+            old_len,
+            len: 0,
+            buf: Vec::new(),
+        })
     }
 
     fn finish(self, _path: &Path) -> Result<(u64, bool)> {
@@ -192,7 +233,9 @@ impl Write for CompareWriter {
         if !self.differs && self.len > self.old_len {
             self.differs = true;
         }
-        if !self.differs && let Some(old) = self.old.as_mut() {
+        if !self.differs
+            && let Some(old) = self.old.as_mut()
+        {
             self.buf.resize(data.len(), 0);
             io::Read::read_exact(old, &mut self.buf)?;
             self.differs = self.buf != data;
@@ -233,7 +276,13 @@ fn same_file_content(new: &Path, old: &Path, len: u64) -> Result<bool> {
 /// Make depfile text: `targets : inputs`, spaces escaped `\ `, `$` as `$$`
 /// (the gcc `-MD` syntax that make, ninja and meson read).
 pub fn depfile(targets: &[PathBuf], inputs: &[PathBuf]) -> String {
-    let esc = |p: &PathBuf| p.display().to_string().replace('$', "$$").replace(' ', "\\ ").replace('#', "\\#");
+    let esc = |p: &PathBuf| {
+        p.display()
+            .to_string()
+            .replace('$', "$$")
+            .replace(' ', "\\ ")
+            .replace('#', "\\#")
+    };
     let t: Vec<String> = targets.iter().map(esc).collect();
     let i: Vec<String> = inputs.iter().map(esc).collect();
     let mut s = format!("{} :", t.join(" "));
@@ -255,7 +304,8 @@ pub fn touch(path: &Path) -> Result<()> {
         .append(true)
         .open(path)
         .map_err(|e| Error::io(path, e))?;
-    f.set_modified(std::time::SystemTime::now()).map_err(|e| Error::io(path, e))
+    f.set_modified(std::time::SystemTime::now())
+        .map_err(|e| Error::io(path, e))
 }
 
 #[cfg(test)]
@@ -268,7 +318,10 @@ mod tests {
         let mut set = OutputSet::new(dir.path(), false);
         set.stage("a", |w| w.write_all(b"one")).unwrap();
         assert!(set.would_change());
-        assert!(!dir.path().join("a").exists(), "nothing lands before commit");
+        assert!(
+            !dir.path().join("a").exists(),
+            "nothing lands before commit"
+        );
         let st = set.commit().unwrap();
         assert_eq!(st[0].status, WriteStatus::Written);
         assert_eq!(std::fs::read(dir.path().join("a")).unwrap(), b"one");
@@ -280,10 +333,18 @@ mod tests {
         assert!(check.would_change());
         check.commit().unwrap();
         assert_eq!(std::fs::read(dir.path().join("a")).unwrap(), b"one");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temp file left");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temp file left"
+        );
 
         let mut failing = OutputSet::new(dir.path(), false);
-        assert!(failing.stage("a", |_| Err(io::Error::other("boom"))).is_err());
+        assert!(
+            failing
+                .stage("a", |_| Err(io::Error::other("boom")))
+                .is_err()
+        );
         drop(failing);
         assert_eq!(std::fs::read(dir.path().join("a")).unwrap(), b"one");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
@@ -292,6 +353,9 @@ mod tests {
     #[test]
     fn depfile_escapes() {
         let d = depfile(&["o/routes.lft".into()], &["my topo$.txt".into()]);
-        assert_eq!(d, "o/routes.lft : \\\n  my\\ topo$$.txt\n\nmy\\ topo$$.txt:\n");
+        assert_eq!(
+            d,
+            "o/routes.lft : \\\n  my\\ topo$$.txt\n\nmy\\ topo$$.txt:\n"
+        );
     }
 }

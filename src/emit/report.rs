@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::emit::outputs::{OutputRecord, OutputStatus};
 use crate::error::Result;
-use crate::model::{Fabric, LidMap, Lfts, NO_ROUTE, NodeKind};
+use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE, NodeKind};
 use crate::route::Note;
 
 /// Version of the `report.json` schema.
@@ -30,7 +30,10 @@ pub struct Tool {
 
 impl Default for Tool {
     fn default() -> Self {
-        Tool { name: "routec", version: env!("CARGO_PKG_VERSION") }
+        Tool {
+            name: "routec",
+            version: env!("CARGO_PKG_VERSION"),
+        }
     }
 }
 
@@ -91,7 +94,12 @@ impl Counts {
         let assigned: Vec<u16> = lids.iter().map(|(l, _)| l).collect();
         let unreachable = lfts
             .rows()
-            .map(|row| assigned.iter().filter(|&&l| row.get(l as usize).is_none_or(|&p| p == NO_ROUTE)).count() as u64)
+            .map(|row| {
+                assigned
+                    .iter()
+                    .filter(|&&l| row.get(l as usize).is_none_or(|&p| p == NO_ROUTE))
+                    .count() as u64
+            })
             .sum();
         Counts {
             switches: fabric.num_switches(),
@@ -170,5 +178,8 @@ pub fn to_json<T: Serialize>(v: &T) -> std::io::Result<Vec<u8>> {
 
 /// The input files of a run, hashed, in the order given.
 pub fn inputs(files: &[(&str, PathBuf)]) -> Result<Vec<InputRecord>> {
-    files.iter().map(|(role, p)| InputRecord::of(role, p)).collect()
+    files
+        .iter()
+        .map(|(role, p)| InputRecord::of(role, p))
+        .collect()
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 use crate::emit::image::{self, ImageHeader};
 use crate::error::{Error, ParseError, Result};
 use crate::io::Bytes;
-use crate::model::{Fabric, Guid, LFT_BLOCK, Lid, LidMap, Lfts, NO_ROUTE};
+use crate::model::{Fabric, Guid, LFT_BLOCK, Lfts, Lid, LidMap, NO_ROUTE};
 
 /// Where a [`TableSet`] came from.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
@@ -70,7 +70,10 @@ impl TableSet {
 
     /// The port GUID owning `lid`, when known.
     pub fn lid_guid(&self, lid: Lid) -> Option<Guid> {
-        self.lid_guids.get(lid as usize).copied().filter(|g| g.0 != 0)
+        self.lid_guids
+            .get(lid as usize)
+            .copied()
+            .filter(|g| g.0 != 0)
     }
 
     /// The index of the switch with node GUID `g` (linear; build a map for many).
@@ -200,7 +203,10 @@ pub fn parse_text(name: &str, text: &str) -> Result<TableSet> {
                 switches.push(finish(b, &data));
             }
             let (b, k) = header(rest, data.len()).ok_or_else(|| {
-                err(0, "`Unicast lids [LO-HI] of switch Lid N guid 0x... (desc):`")
+                err(
+                    0,
+                    "`Unicast lids [LO-HI] of switch Lid N guid 0x... (desc):`",
+                )
             })?;
             kind.get_or_insert(k);
             data.resize(data.len() + rows_len(b.top), NO_ROUTE);
@@ -211,7 +217,10 @@ pub fn parse_text(name: &str, text: &str) -> Result<TableSet> {
             };
             let (lid, port, guid) = entry(line).ok_or_else(|| err(0, "`0xLID PORT` entry"))?;
             if lid > b.top {
-                return Err(err(0, &format!("a LID within the block range 0..={}", b.top)));
+                return Err(err(
+                    0,
+                    &format!("a LID within the block range 0..={}", b.top),
+                ));
             }
             data[b.start + lid as usize] = port;
             if port == 0 {
@@ -225,14 +234,24 @@ pub fn parse_text(name: &str, text: &str) -> Result<TableSet> {
             }
         } else if is_skippable(line) {
         } else {
-            return Err(err(0, "a `Unicast lids` header, a `0xLID PORT` entry or `N lids dumped`"));
+            return Err(err(
+                0,
+                "a `Unicast lids` header, a `0xLID PORT` entry or `N lids dumped`",
+            ));
         }
     }
     if let Some(b) = cur.take() {
         switches.push(finish(b, &data));
     }
     let kind = kind.ok_or_else(|| {
-        Error::from(ParseError::at(name, text, 0, 0, "an OpenSM or ibroute unicast LFT dump", ""))
+        Error::from(ParseError::at(
+            name,
+            text,
+            0,
+            0,
+            "an OpenSM or ibroute unicast LFT dump",
+            "",
+        ))
     })?;
     Ok(TableSet {
         kind,
@@ -284,8 +303,15 @@ fn header(rest: &str, start: usize) -> Option<(Block, TableKind)> {
     let (portid, rest) = rest.split_once(" guid ")?;
     let (guid, rest) = rest.split_once(' ').unwrap_or((rest, ""));
     let guid = Guid::parse(guid)?;
-    let lid = portid.strip_prefix("Lid ").and_then(parse_num).and_then(|l| Lid::try_from(l).ok());
-    let desc = rest.trim_end().strip_suffix(':')?.strip_prefix('(')?.strip_suffix(')')?;
+    let lid = portid
+        .strip_prefix("Lid ")
+        .and_then(parse_num)
+        .and_then(|l| Lid::try_from(l).ok());
+    let desc = rest
+        .trim_end()
+        .strip_suffix(':')?
+        .strip_prefix('(')?
+        .strip_suffix(')')?;
     let (desc, kind) = match desc.strip_prefix('\'').and_then(|d| d.strip_suffix('\'')) {
         Some(d) => (d, TableKind::OpensmDump),
         None => (desc, TableKind::Ibroute),
@@ -355,7 +381,10 @@ Unicast lids [0x0-0x29] of switch DR path slid 0; dlid 0; 0,1,5,7 guid 0x0000000
         let t = parse_text("i", ib).unwrap();
         assert_eq!(t.kind, TableKind::Ibroute);
         let s = &t.switches[0];
-        assert_eq!((s.lid, s.top, s.desc.as_deref()), (0xe, 0x29, Some("leaf4")));
+        assert_eq!(
+            (s.lid, s.top, s.desc.as_deref()),
+            (0xe, 0x29, Some("leaf4"))
+        );
         assert_eq!(t.port(0, 3), 7);
         assert_eq!(t.port(0, 0xf), 3);
         assert_eq!(t.lid_guid(3), Some(Guid(0x100001)));
@@ -363,8 +392,11 @@ Unicast lids [0x0-0x29] of switch DR path slid 0; dlid 0; 0,1,5,7 guid 0x0000000
 
     #[test]
     fn errors_point_at_the_line() {
-        let e = parse_text("d", "Unicast lids [0-3] of switch Lid 2 guid 0x1 ('s'):\n0x0009 001\n")
-            .unwrap_err();
+        let e = parse_text(
+            "d",
+            "Unicast lids [0-3] of switch Lid 2 guid 0x1 ('s'):\n0x0009 001\n",
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("d:2:1"), "{e}");
         let e = parse_text("d", "hello\n").unwrap_err();
         assert!(e.to_string().contains("d:1:1"), "{e}");
