@@ -222,7 +222,10 @@ fn depfile_stamp_and_report() {
     let o = out.display();
     assert_eq!(
         d,
-        format!("{o}/routes.lft {o}/report.json : \\\n  {FT2}\n\n{FT2}:\n")
+        format!(
+            "{o}/routes.lft {o}/report.json {} : \\\n  {FT2}\n\n{FT2}:\n",
+            stamp.display()
+        )
     );
     // --check touches neither.
     let old = SystemTime::now() - Duration::from_secs(3600);

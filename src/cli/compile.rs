@@ -282,7 +282,8 @@ fn write_outputs(args: &CompileArgs, g: &Global, c: &EmitCtx, mut phases: Phases
         let bytes = report::to_json(&rep).map_err(|e| Error::io(&args.outdir, e))?;
         set.stage("report.json", |w| w.write_all(&bytes))?;
     }
-    let targets = set.paths();
+    let mut targets = set.paths();
+    targets.extend(args.stamp.iter().cloned());
     if args.check {
         let changed = set.changed_names();
         phases.finish();

@@ -333,7 +333,7 @@ fn entry(line: &str) -> Option<(Lid, u8, Option<Guid>)> {
     let port: u8 = it.next()?.parse().ok()?;
     let guid = it.next().and_then(|rest| {
         let (_, g) = rest.split_once("portguid ")?;
-        let g = g.split(|c: char| c == ':' || c == ')' || c == ' ').next()?;
+        let g = g.split([':', ')', ' ']).next()?;
         Guid::parse(g)
     });
     Some((lid, port, guid))
