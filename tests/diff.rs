@@ -246,3 +246,21 @@ fn cli_diff_before_and_after_a_cable_loss() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn routec_image_against_opensm_own_dump_is_empty() {
+    // What OpenSM uploaded (its dump) against what routec proposes.
+    let dir = tempfile::tempdir().unwrap();
+    compile(Path::new(FT2), dir.path(), &[]);
+    let out = routec()
+        .arg("diff")
+        .arg("fixtures/opensm/ft2/minhop/opensm-lfts.dump")
+        .arg(dir.path())
+        .args(["--json", "--exit-code"])
+        .assert()
+        .code(0);
+    let j: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(j["switches_changed"], 0);
+    assert_eq!(j["destinations_matched_by"], "port-guid");
+    assert_eq!(j["switches_old"], 12);
+}

@@ -231,3 +231,20 @@ fn fingerprint_ignores_input_order_but_sees_cables() {
     assert_eq!(h.links().count() + 1, f.links().count());
     assert_ne!(image::fabric_fingerprint(&f), image::fabric_fingerprint(&h));
 }
+
+#[test]
+fn ibroute_samples_all_range_and_no_dests() {
+    // `ibroute -a`: illegal ports print as 255, i.e. no route.
+    let t = read_tables(Path::new("fixtures/outputs/ibroute/ibroute_all_range.txt")).unwrap();
+    assert_eq!(t.kind, TableKind::Ibroute);
+    let s = &t.switches[0];
+    assert_eq!((s.guid, s.lid, s.top), (Guid(0x200005), 19, 8));
+    assert_eq!(&t.lft(0)[..9], &[255, 5, 5, 7, 7, 255, 255, 255, 255]);
+    assert_eq!(t.lid_guid(4), Some(Guid(0x100005)));
+    assert_eq!(t.lid_guid(5), None);
+    // `ibroute -n`: bare entries, no GUIDs.
+    let n = read_tables(Path::new("fixtures/outputs/ibroute/ibroute_no_dests.txt")).unwrap();
+    assert_eq!((n.switches[0].lid, n.switches[0].top), (19, 0x73));
+    assert_eq!(&n.lft(0)[1..3], &[5, 5]);
+    assert!(n.lid_guids.iter().all(|g| g.0 == 0));
+}

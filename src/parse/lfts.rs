@@ -200,7 +200,7 @@ pub fn parse_text(name: &str, text: &str) -> Result<TableSet> {
         };
         if let Some(rest) = line.strip_prefix("Unicast lids [") {
             if let Some(b) = cur.take() {
-                switches.push(finish(b, &data));
+                switches.push(finish(b));
             }
             let (b, k) = header(rest, data.len()).ok_or_else(|| {
                 err(
@@ -241,7 +241,7 @@ pub fn parse_text(name: &str, text: &str) -> Result<TableSet> {
         }
     }
     if let Some(b) = cur.take() {
-        switches.push(finish(b, &data));
+        switches.push(finish(b));
     }
     let kind = kind.ok_or_else(|| {
         Error::from(ParseError::at(
@@ -266,7 +266,7 @@ fn rows_len(top: Lid) -> usize {
     (top as usize / LFT_BLOCK + 1) * LFT_BLOCK
 }
 
-fn finish(b: Block, _data: &[u8]) -> SwitchTable {
+fn finish(b: Block) -> SwitchTable {
     SwitchTable {
         guid: b.guid,
         lid: b.lid.unwrap_or(0),
