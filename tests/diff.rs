@@ -212,6 +212,33 @@ fn cli_diff_before_and_after_a_cable_loss() {
     assert_eq!(j["switches_changed"].as_u64(), Some(sw as u64));
     assert_eq!(j["entries_changed"].as_u64(), Some(entries));
     assert_eq!(j["blocks_changed"].as_u64(), Some(blocks));
+    // The example of formats/diff-json.md has the real shape and numbers.
+    let spec = std::fs::read_to_string("formats/diff-json.md").unwrap();
+    let block = spec
+        .split("```json\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let example: serde_json::Value = serde_json::from_str(block).unwrap();
+    for k in [
+        "switches_changed",
+        "entries_changed",
+        "blocks_changed",
+        "destinations_changed",
+    ] {
+        assert_eq!(example[k], j[k], "{k}");
+    }
+    let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&example), keys(&j));
+    assert_eq!(keys(&example["switches"][0]), keys(&j["switches"][0]));
+    assert_eq!(example["switches"][0]["guid"], j["switches"][0]["guid"]);
+    let summary = routec().arg("diff").arg(&a).arg(&b).assert().code(0);
+    insta::assert_snapshot!(
+        "ft2_cable_loss_summary",
+        String::from_utf8_lossy(&summary.get_output().stdout)
+    );
     let guids: Vec<String> = j["switches"]
         .as_array()
         .unwrap()

@@ -248,3 +248,60 @@ fn ibroute_samples_all_range_and_no_dests() {
     assert_eq!(&n.lft(0)[1..3], &[5, 5]);
     assert!(n.lid_guids.iter().all(|g| g.0 == 0));
 }
+
+/// The body of the first ```LANG block of a spec.
+fn spec_block(file: &str, lang: &str) -> String {
+    let text = std::fs::read_to_string(file).unwrap();
+    let start = format!("```{lang}\n");
+    let body = text
+        .split(&start)
+        .nth(1)
+        .unwrap_or_else(|| panic!("{file}: no {start}"));
+    body.split("```").next().unwrap().to_string()
+}
+
+#[test]
+fn lft_dumps_spec_example_reads_as_documented() {
+    let t =
+        routec::parse::lfts::parse_text("spec", &spec_block("formats/lft-dumps.md", "opensm-lfts"))
+            .unwrap();
+    let s = &t.switches[0];
+    assert_eq!(
+        (s.guid, s.lid, s.top, s.desc.as_deref()),
+        (Guid(0x200000), 2, 3, Some("spine 1"))
+    );
+    assert_eq!(&t.lft(0)[..5], &[255, 1, 0, 255, 255]);
+    assert_eq!(t.lft(0).len(), 64);
+    assert_eq!(
+        (t.lid_guid(1), t.lid_guid(2)),
+        (Some(Guid(0x100001)), Some(Guid(0x200000)))
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+    /// Any tables, LID tables and descriptions survive write → read.
+    #[test]
+    fn any_tables_round_trip(
+        rows in proptest::collection::vec(proptest::collection::vec(0u8..=255, 1..200), 0..6),
+        lid_guids in proptest::collection::vec(0u64..4, 0..300),
+        desc in "[ -~]{0,20}",
+    ) {
+        let top = rows.iter().map(Vec::len).max().unwrap_or(1) as u16 - 1;
+        let mut lfts = Lfts::new(rows.len(), top);
+        for (s, r) in rows.iter().enumerate() {
+            lfts.row_mut(s)[..r.len()].copy_from_slice(r);
+        }
+        let sw: Vec<ImageSwitch> = (0..rows.len())
+            .map(|s| ImageSwitch { guid: Guid(s as u64 + 1), lid: s as u16, num_ports: 36, top, desc: &desc, lft: lfts.row(s) })
+            .collect();
+        let lg: Vec<Guid> = lid_guids.iter().map(|&g| Guid(g)).collect();
+        let mut out = Vec::new();
+        image::write_image(&mut out, &desc, &[1; 32], &sw, &lg).unwrap();
+        let t = parse_tables("p", Bytes::Owned(out)).unwrap();
+        proptest::prop_assert_eq!(t.to_lfts(), lfts.clone());
+        proptest::prop_assert_eq!(&t.lid_guids, &lg);
+        proptest::prop_assert!(t.switches.iter().all(|s| s.desc.as_deref() == Some(desc.as_str())));
+        proptest::prop_assert_eq!(&t.header.unwrap().meta, &desc);
+    }
+}

@@ -285,6 +285,24 @@ fn fdbs_and_subnet_match_opensm_on_ring6() {
     a.sort_unstable();
     b.sort_unstable();
     assert_eq!(a, b);
+    // The examples of formats/fdbs.md are lines of this output.
+    let fdbs = read(out.join("opensm.fdbs"));
+    for (lang, text) in [("opensm-fdbs", &fdbs), ("opensm-subnet-lst", &ours)] {
+        let spec = std::fs::read_to_string("formats/fdbs.md").unwrap();
+        let block = spec
+            .split(&format!("```{lang}\n"))
+            .nth(1)
+            .unwrap()
+            .split("```")
+            .next()
+            .unwrap();
+        for line in block.lines() {
+            assert!(
+                text.lines().any(|l| l == line),
+                "{lang}: `{line}` not in routec's output"
+            );
+        }
+    }
 }
 
 #[test]
