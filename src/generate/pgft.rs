@@ -178,10 +178,10 @@ pub fn pgft(spec: &PgftSpec) -> Result<Fabric, String> {
     // levels[l] = first NodeIdx of level l, nodes of a level are consecutive.
     let mut first = vec![NodeIdx(0); h + 1];
     let build_err = |e: crate::model::BuildError| e.to_string();
-    for l in 1..=h {
+    for (l, level_first) in first.iter_mut().enumerate().skip(1) {
         let n = spec.level_size(l);
         let wid = name_width(n);
-        first[l] = NodeIdx(b.num_nodes() as u32);
+        *level_first = NodeIdx(b.num_nodes() as u32);
         for idx in 0..n {
             let desc = format!("L{l}S{idx:0wid$}");
             let spec_node = NodeSpec::new(

@@ -153,6 +153,11 @@ impl Ranked {
         &self.ports[g.start as usize..(g.start + g.len) as usize]
     }
 
+    /// Whether no switch is ranked (never true once built: a leaf exists).
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
     /// Highest rank.
     pub fn max_rank(&self) -> usize {
         self.rank_start.len() - 2

@@ -51,9 +51,9 @@ impl Engine for Dmodc {
         let dests = dests::build(fabric, &ranked, opts.node_order.as_deref());
         let ctx = RouteCtx::new(&ranked, &costs, &dests);
         let mut lfts = Lfts::new(fabric.num_switches(), lids.max_lid());
-        let alt_rows = fill(fabric, &ranked, &ctx, &mut lfts, self.with_alt_ports);
+        let (alt_rows, fallback) = fill(fabric, &ranked, &ctx, &mut lfts, self.with_alt_ports);
         let mut notes = Vec::new();
-        note_gaps(fabric, &ranked, &dests, &lfts, &mut notes);
+        note_gaps(fabric, &ranked, &dests, &lfts, fallback, &mut notes);
         let mut up_down = vec![crate::model::rank::UNRANKED; fabric.num_switches()];
         for (i, s) in ranked.order.iter().enumerate() {
             up_down[s.ix()] = ranked.rank[i] as u32;
@@ -80,9 +80,9 @@ fn fill(
     ctx: &RouteCtx<'_>,
     lfts: &mut Lfts,
     alt: bool,
-) -> Option<Vec<AltRow>> {
+) -> (Option<Vec<AltRow>>, usize) {
     let n = r.len();
-    let rows: Vec<AltRow> = lfts
+    let rows: Vec<(AltRow, usize)> = lfts
         .rows_mut()
         .collect::<Vec<_>>()
         .into_par_iter()
@@ -91,15 +91,22 @@ fn fill(
             || Scratch::new(n),
             |sc, (sw, row)| {
                 let mut alt_row = alt.then(Vec::new);
-                match r.internal[sw] {
-                    u32::MAX => fill_unranked(fabric, SwIdx(sw as u32), row),
+                let fallback = match r.internal[sw] {
+                    u32::MAX => {
+                        fill_unranked(fabric, SwIdx(sw as u32), row);
+                        0
+                    }
                     i => ctx.fill_row(i as usize, row, sc, alt_row.as_mut()),
-                }
-                alt_row.unwrap_or_default()
+                };
+                (alt_row.unwrap_or_default(), fallback)
             },
         )
         .collect();
-    alt.then_some(rows)
+    let fallback = rows.iter().map(|r| r.1).sum();
+    (
+        alt.then(|| rows.into_iter().map(|r| r.0).collect()),
+        fallback,
+    )
 }
 
 /// A switch no leaf reaches routes only its own LID and its own end ports.
@@ -147,12 +154,13 @@ fn check_validity(r: &Ranked, costs: &costs::Costs) -> Result<(), RouteError> {
     })
 }
 
-/// Notes for what the tables leave unrouted on purpose.
+/// Notes for what the tables route by fallback or leave unrouted.
 fn note_gaps(
     fabric: &Fabric,
     r: &Ranked,
     dests: &dests::Dests,
     lfts: &Lfts,
+    fallback: usize,
     notes: &mut Vec<Note>,
 ) {
     if !r.unranked.is_empty() {
@@ -165,33 +173,32 @@ fn note_gaps(
             ),
         });
     }
-    // Entries left empty because the switch has no up-down path to the
-    // target: never used by node-to-node traffic, whose routes only pass
-    // switches of finite cost (formats/dmodc.md, "Unrouted entries").
-    let (mut node_holes, mut switch_holes) = (0usize, 0usize);
-    for (i, s) in r.order.iter().enumerate() {
-        let row = lfts.row(s.ix());
-        for t in (0..r.len()).filter(|&t| t != i) {
-            for d in dests
-                .of(t)
-                .iter()
-                .filter(|d| row[d.lid as usize] == crate::model::NO_ROUTE)
-            {
-                if (d.d as usize) < dests.num_nodes {
-                    node_holes += 1;
-                } else {
-                    switch_holes += 1;
-                }
-            }
-        }
-    }
-    if node_holes + switch_holes > 0 {
+    if fallback > 0 {
         notes.push(Note {
             code: "D002",
             message: format!(
-                "{switch_holes} switch-LID and {node_holes} node-LID entries stay unrouted: \
-                 those switches have no up-down path to the target (as OpenSM updn); \
-                 no node-to-node route passes them"
+                "{fallback} entries are at switches with no up-down path to the target: they take \
+                 fallback hops (to a neighbour that has one, else down; used only by traffic \
+                 that starts at such a switch; formats/dmodc.md)"
+            ),
+        });
+    }
+    let mut holes = 0usize;
+    for (i, s) in r.order.iter().enumerate() {
+        let row = lfts.row(s.ix());
+        for t in (0..r.len()).filter(|&t| t != i) {
+            holes += dests
+                .of(t)
+                .iter()
+                .filter(|d| row[d.lid as usize] == crate::model::NO_ROUTE)
+                .count();
+        }
+    }
+    if holes > 0 {
+        notes.push(Note {
+            code: "D004",
+            message: format!(
+                "{holes} entries stay unrouted: no neighbour of the switch reaches the target"
             ),
         });
     }

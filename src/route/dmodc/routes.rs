@@ -35,7 +35,7 @@ impl FastDiv {
     }
 
     #[inline]
-    pub fn div(self, x: u32) -> u32 {
+    pub fn quot(self, x: u32) -> u32 {
         ((x as u64 * self.m) >> 40) as u32
     }
 }
@@ -50,6 +50,9 @@ pub struct Scratch {
     down_groups: Vec<u8>,
     /// Port of each candidate for the current ⌊d / (Π·#C)⌋.
     port_of_k: Vec<u8>,
+    /// Least neighbour cost per target, and the first group reaching it.
+    fb_cost: Vec<u8>,
+    fb_group: Vec<u8>,
     /// Π_s clamped to 2^17 (same quotients for d < 2^17), and its divider.
     pi_val: u32,
     pi: FastDiv,
@@ -65,6 +68,8 @@ impl Scratch {
             up_groups: Vec::new(),
             down_groups: Vec::new(),
             port_of_k: Vec::with_capacity(256),
+            fb_cost: vec![INF; n],
+            fb_group: vec![NONE; n],
             pi_val: 1,
             pi: FastDiv::new(1),
         }
@@ -104,14 +109,23 @@ impl<'a> RouteCtx<'a> {
         sc.first.fill(NONE);
         sc.up_groups.clear();
         sc.down_groups.clear();
+        sc.fb_cost.fill(INF);
+        sc.fb_group.fill(NONE);
         for (gi, g) in r.groups(s).iter().enumerate() {
+            let cg = self.costs.row(g.peer as usize);
+            // Fallback (a switch with no up-down path to t): the first
+            // neighbour, in group order, of least finite cost.
+            for ((fc, fg), &o) in sc.fb_cost.iter_mut().zip(sc.fb_group.iter_mut()).zip(cg) {
+                let better = o < *fc;
+                *fc = if better { o } else { *fc };
+                *fg = if better { gi as u8 } else { *fg };
+            }
             match g.dir {
                 Dir::Level => continue,
                 Dir::Up => sc.up_groups.push(gi as u8),
                 Dir::Down => sc.down_groups.push(gi as u8),
             }
             let want_down = g.dir == Dir::Down;
-            let cg = self.costs.row(g.peer as usize);
             let it = sc
                 .count
                 .iter_mut()
@@ -172,7 +186,8 @@ impl<'a> RouteCtx<'a> {
         row: &mut [u8],
         sc: &mut Scratch,
         mut alt: Option<&mut Vec<(u16, Vec<u8>)>>,
-    ) {
+    ) -> usize {
+        let mut fallback = 0;
         self.count_candidates(s, sc);
         sc.pi_val = self.costs.divider[s].min(1 << 17) as u32;
         sc.pi = FastDiv::new(sc.pi_val as u64);
@@ -190,6 +205,20 @@ impl<'a> RouteCtx<'a> {
                 continue;
             }
             if sc.count[t] == 0 {
+                // No up-down path from s (formats/dmodc.md §5): one hop to
+                // the neighbour of least finite cost, else down (all down
+                // groups, by the formulas): ranks drop until a switch with
+                // a finite cost or a neighbour of finite cost.
+                sc.cand.clear();
+                if sc.fb_cost[t] != INF {
+                    sc.cand.push(sc.fb_group[t]);
+                } else {
+                    sc.cand.extend_from_slice(&sc.down_groups);
+                }
+                if !sc.cand.is_empty() {
+                    self.route_dests(s, dests, row, sc);
+                    fallback += dests.len();
+                }
                 continue;
             }
             self.candidates(s, t, sc);
@@ -207,6 +236,7 @@ impl<'a> RouteCtx<'a> {
                 }
             }
         }
+        fallback
     }
 
     /// Formulas (3)–(4) for the destinations of one target, candidates in
@@ -240,9 +270,9 @@ impl<'a> RouteCtx<'a> {
                     }
                 }
             } else {
-                let q = pi.div(d.d);
+                let q = pi.quot(d.d);
                 rem = d.d - q * pi_val;
-                q2 = div_c.div(q);
+                q2 = div_c.quot(q);
                 k = q - q2 * cnt;
             }
             let run = prev != u32::MAX && d.d == prev + 1;
@@ -250,7 +280,7 @@ impl<'a> RouteCtx<'a> {
             if !run && cached_q2 != q2 {
                 // A lone destination (a switch LID): one port, no cache.
                 let g = &groups[sc.cand[k as usize] as usize];
-                let j = q2 - self.small[g.len as usize].div(q2) * g.len;
+                let j = q2 - self.small[g.len as usize].quot(q2) * g.len;
                 set(row, d.lid, d.nlids, r.ports[(g.start + j) as usize]);
                 continue;
             }
@@ -258,7 +288,7 @@ impl<'a> RouteCtx<'a> {
                 sc.port_of_k.clear();
                 for &gi in &sc.cand {
                     let g = &groups[gi as usize];
-                    let j = q2 - self.small[g.len as usize].div(q2) * g.len;
+                    let j = q2 - self.small[g.len as usize].quot(q2) * g.len;
                     sc.port_of_k.push(r.ports[(g.start + j) as usize]);
                 }
                 cached_q2 = q2;
@@ -280,5 +310,29 @@ fn set(row: &mut [u8], lid: u16, nlids: u16, port: u8) {
     let hi = (lo + nlids as usize).min(row.len());
     if lo < hi {
         row[lo..hi].fill(port);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FastDiv;
+
+    #[test]
+    fn fast_division_is_exact_below_2_pow_17() {
+        for v in (1..=300u64).chain([
+            1000,
+            4096,
+            65_535,
+            1 << 16,
+            131_071,
+            1 << 17,
+            1 << 20,
+            u64::MAX,
+        ]) {
+            let f = FastDiv::new(v);
+            for x in (0..1u32 << 17).step_by(7).chain([(1 << 17) - 1]) {
+                assert_eq!(f.quot(x) as u64, x as u64 / v, "{x} / {v}");
+            }
+        }
     }
 }
