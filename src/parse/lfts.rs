@@ -183,67 +183,17 @@ struct Block {
     start: usize,
 }
 
-/// Parses OpenSM `opensm-lfts.dump` or `ibroute`/`dump_fts` text.
+/// Parses OpenSM `opensm-lfts.dump` or `ibroute`/`dump_fts` text. Large
+/// dumps (a 27,648-host fabric dumps 5.8 GB) are cut at switch headers and
+/// the pieces parsed in parallel.
 pub fn parse_text(name: &str, text: &str) -> Result<TableSet> {
-    let mut kind = None;
-    let mut switches = Vec::new();
-    let mut data: Vec<u8> = Vec::new();
-    let mut lid_guids: Vec<Guid> = Vec::new();
-    let mut cur: Option<Block> = None;
-    let mut offset = 0usize;
-    for raw in text.split_inclusive('\n') {
-        let at = offset;
-        offset += raw.len();
-        let line = raw.trim_end_matches(['\n', '\r']);
-        let err = |col: usize, expected: &str| -> Error {
-            ParseError::at(name, text, at + col, 1, expected, "").into()
-        };
-        if let Some(rest) = line.strip_prefix("Unicast lids [") {
-            if let Some(b) = cur.take() {
-                switches.push(finish(b));
-            }
-            let (b, k) = header(rest, data.len()).ok_or_else(|| {
-                err(
-                    0,
-                    "`Unicast lids [LO-HI] of switch Lid N guid 0x... (desc):`",
-                )
-            })?;
-            kind.get_or_insert(k);
-            data.resize(data.len() + rows_len(b.top), NO_ROUTE);
-            cur = Some(b);
-        } else if line.starts_with("0x") {
-            let Some(b) = cur.as_mut() else {
-                return Err(err(0, "a `Unicast lids` header before the first entry"));
-            };
-            let (lid, port, guid) = entry(line).ok_or_else(|| err(0, "`0xLID PORT` entry"))?;
-            if lid > b.top {
-                return Err(err(
-                    0,
-                    &format!("a LID within the block range 0..={}", b.top),
-                ));
-            }
-            data[b.start + lid as usize] = port;
-            if port == 0 {
-                b.lid.get_or_insert(lid);
-            }
-            if let Some(g) = guid {
-                if lid_guids.len() <= lid as usize {
-                    lid_guids.resize(lid as usize + 1, Guid(0));
-                }
-                lid_guids[lid as usize] = g;
-            }
-        } else if is_skippable(line) {
-        } else {
-            return Err(err(
-                0,
-                "a `Unicast lids` header, a `0xLID PORT` entry or `N lids dumped`",
-            ));
-        }
-    }
-    if let Some(b) = cur.take() {
-        switches.push(finish(b));
-    }
-    let kind = kind.ok_or_else(|| {
+    use rayon::prelude::*;
+    let cuts = chunk_starts(text, rayon::current_num_threads() * 4);
+    let parts: Vec<Partial> = cuts
+        .par_windows(2)
+        .map(|w| parse_range(name, text, w[0], w[1]))
+        .collect::<Result<_>>()?;
+    let kind = parts.iter().find_map(|p| p.kind).ok_or_else(|| {
         Error::from(ParseError::at(
             name,
             text,
@@ -253,6 +203,24 @@ pub fn parse_text(name: &str, text: &str) -> Result<TableSet> {
             "",
         ))
     })?;
+    let mut data = Vec::with_capacity(parts.iter().map(|p| p.data.len()).sum());
+    let (mut switches, mut lid_guids) = (Vec::new(), Vec::<Guid>::new());
+    for p in parts {
+        let base = data.len();
+        data.extend_from_slice(&p.data);
+        switches.extend(p.switches.into_iter().map(|mut s| {
+            s.range = s.range.start + base..s.range.end + base;
+            s
+        }));
+        if lid_guids.len() < p.lid_guids.len() {
+            lid_guids.resize(p.lid_guids.len(), Guid(0));
+        }
+        for (l, g) in p.lid_guids.into_iter().enumerate() {
+            if g.0 != 0 {
+                lid_guids[l] = g;
+            }
+        }
+    }
     Ok(TableSet {
         kind,
         switches,
@@ -260,6 +228,94 @@ pub fn parse_text(name: &str, text: &str) -> Result<TableSet> {
         header: None,
         data: Bytes::Owned(data),
     })
+}
+
+/// Byte offsets `0 = c0 < c1 < ... = len` cutting `text` into about `n`
+/// pieces, each cut at the start of a `Unicast lids [` line.
+fn chunk_starts(text: &str, n: usize) -> Vec<usize> {
+    const HEAD: &str = "\nUnicast lids [";
+    let mut cuts = vec![0];
+    let step = (text.len() / n.max(1)).max(1 << 20);
+    let mut at = step;
+    while at < text.len() {
+        let from = at.max(*cuts.last().unwrap_or(&0));
+        match text.get(from..).and_then(|t| t.find(HEAD)) {
+            Some(i) => {
+                let cut = from + i + 1;
+                cuts.push(cut);
+                at = cut + step;
+            }
+            None => break,
+        }
+    }
+    cuts.push(text.len());
+    cuts
+}
+
+/// The tables of one piece of a dump.
+struct Partial {
+    kind: Option<TableKind>,
+    switches: Vec<SwitchTable>,
+    data: Vec<u8>,
+    lid_guids: Vec<Guid>,
+}
+
+/// Parses `text[start..end]`, which starts at a line start; errors point
+/// into the whole `text`.
+fn parse_range(name: &str, text: &str, start: usize, end: usize) -> Result<Partial> {
+    let mut p = Partial {
+        kind: None,
+        switches: Vec::new(),
+        data: Vec::new(),
+        lid_guids: Vec::new(),
+    };
+    let mut cur: Option<Block> = None;
+    let mut offset = start;
+    for raw in text[start..end].split_inclusive('\n') {
+        let at = offset;
+        offset += raw.len();
+        let line = raw.trim_end_matches(['\n', '\r']);
+        let err =
+            |expected: &str| -> Error { ParseError::at(name, text, at, 1, expected, "").into() };
+        if let Some(rest) = line.strip_prefix("Unicast lids [") {
+            if let Some(b) = cur.take() {
+                p.switches.push(finish(b));
+            }
+            let (b, k) = header(rest, p.data.len())
+                .ok_or_else(|| err("`Unicast lids [LO-HI] of switch Lid N guid 0x... (desc):`"))?;
+            p.kind.get_or_insert(k);
+            p.data.resize(p.data.len() + rows_len(b.top), NO_ROUTE);
+            cur = Some(b);
+        } else if line.starts_with("0x") {
+            let Some(b) = cur.as_mut() else {
+                return Err(err("a `Unicast lids` header before the first entry"));
+            };
+            let (lid, port, tail) = entry(line).ok_or_else(|| err("`0xLID PORT` entry"))?;
+            if lid > b.top {
+                return Err(err(&format!("a LID within the block range 0..={}", b.top)));
+            }
+            p.data[b.start + lid as usize] = port;
+            if port == 0 {
+                b.lid.get_or_insert(lid);
+            }
+            // Every switch names the same destinations: parse each GUID once.
+            let known = p.lid_guids.get(lid as usize).is_some_and(|g| g.0 != 0);
+            if !known && let Some(g) = tail.and_then(port_guid) {
+                if p.lid_guids.len() <= lid as usize {
+                    p.lid_guids.resize(lid as usize + 1, Guid(0));
+                }
+                p.lid_guids[lid as usize] = g;
+            }
+        } else if !is_skippable(line) {
+            return Err(err(
+                "a `Unicast lids` header, a `0xLID PORT` entry or `N lids dumped`",
+            ));
+        }
+    }
+    if let Some(b) = cur.take() {
+        p.switches.push(finish(b));
+    }
+    Ok(p)
 }
 
 fn rows_len(top: Lid) -> usize {
@@ -326,17 +382,18 @@ fn header(rest: &str, start: usize) -> Option<(Block, TableKind)> {
     Some((block, kind))
 }
 
-/// `0xLLLL PPP[ # ...| : (...)]` → (LID, port, port GUID if printed).
-fn entry(line: &str) -> Option<(Lid, u8, Option<Guid>)> {
+/// `0xLLLL PPP[ # ...| : (...)]` → (LID, port, the rest of the line).
+fn entry(line: &str) -> Option<(Lid, u8, Option<&str>)> {
     let mut it = line.splitn(3, ' ');
     let lid = Lid::try_from(parse_num(it.next()?)?).ok()?;
     let port: u8 = it.next()?.parse().ok()?;
-    let guid = it.next().and_then(|rest| {
-        let (_, g) = rest.split_once("portguid ")?;
-        let g = g.split([':', ')', ' ']).next()?;
-        Guid::parse(g)
-    });
-    Some((lid, port, guid))
+    Some((lid, port, it.next()))
+}
+
+/// The `portguid 0x...` an entry's tail names, if any.
+fn port_guid(tail: &str) -> Option<Guid> {
+    let (_, g) = tail.split_once("portguid ")?;
+    Guid::parse(g.split([':', ')', ' ']).next()?)
 }
 
 #[cfg(test)]
@@ -388,6 +445,59 @@ Unicast lids [0x0-0x29] of switch DR path slid 0; dlid 0; 0,1,5,7 guid 0x0000000
         assert_eq!(t.port(0, 3), 7);
         assert_eq!(t.port(0, 0xf), 3);
         assert_eq!(t.lid_guid(3), Some(Guid(0x100001)));
+    }
+
+    #[test]
+    fn big_dumps_parse_in_pieces_like_one() {
+        let mut text = String::new();
+        for s in 0..80u32 {
+            text += &format!(
+                "Unicast lids [0-999] of switch Lid {} guid 0x{:016x} ('s{s}'):\n",
+                s + 1,
+                0x100 + s
+            );
+            for l in 1..1000u32 {
+                let g = 0x5000 + l;
+                text += &format!(
+                    "0x{l:04x} {:03} # Channel Adapter portguid 0x{g:016x}: 'h'\n",
+                    (l * 7 + s) % 36
+                );
+            }
+            text += "999 lids dumped\n";
+        }
+        assert!(text.len() > 3 << 20);
+        let cuts = chunk_starts(&text, 8);
+        assert!(cuts.len() > 3, "{cuts:?}");
+        assert!(
+            cuts[1..cuts.len() - 1]
+                .iter()
+                .all(|&c| text[c..].starts_with("Unicast lids ["))
+        );
+        let whole = parse_range("big", &text, 0, text.len()).unwrap();
+        let t = parse_text("big", &text).unwrap();
+        assert_eq!(t.switches.len(), 80);
+        assert_eq!(&*t.data, &whole.data[..]);
+        assert_eq!(t.lid_guids, whole.lid_guids);
+        assert_eq!(t.port(79, 999), ((999 * 7 + 79) % 36) as u8);
+        assert_eq!(t.switches[79].desc.as_deref(), Some("s79"));
+        // An error in a later piece still names its line in the whole file.
+        let line = 60 * 1001 + 1000; // switch 60 (1,001 lines each), LID 999
+        let bad: String = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if i + 1 == line {
+                    l.replacen("0x03e7", "0x03e8", 1) + "\n"
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        let e = parse_text("big", &bad).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("big:{line}:1: expected a LID within")),
+            "{e}"
+        );
     }
 
     #[test]
