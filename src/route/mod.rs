@@ -2,10 +2,10 @@
 //! into forwarding tables. Engines know no file format and do not grade
 //! themselves: [`crate::verify`] checks their tables.
 
+pub mod dmodc;
 pub mod minhop;
 pub mod opensm;
 pub mod updn;
-pub mod dmodc;
 
 pub use dmodc::Dmodc;
 

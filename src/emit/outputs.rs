@@ -1,0 +1,361 @@
+//! The output set of `compile`: render everything first, write after.
+//!
+//! Each output is rendered into a temporary file in the output directory,
+//! then compared with the file already there chunk by chunk (for `--check`,
+//! compared as it streams, with no file written), so a 1.4 GB dump is never
+//! held in memory. No digest is computed: a byte comparison is cheaper than
+//! hashing, and the image carries its own content digest. Only after every output rendered does
+//! [`OutputSet::commit`] rename the changed ones into place: a run that fails
+//! while rendering leaves every previous output untouched, and an output
+//! whose bytes did not change keeps its mtime (style-and-ecosystem.md §3.2).
+
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::io::WriteStatus;
+
+/// One output after rendering.
+#[derive(Debug)]
+struct Staged {
+    name: String,
+    path: PathBuf,
+    len: u64,
+    /// The rendered bytes, when they differ from the file on disk.
+    tmp: Option<tempfile::NamedTempFile>,
+    changed: bool,
+}
+
+/// An output as the report lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutputRecord {
+    /// File name inside the output directory.
+    pub file: String,
+    pub bytes: u64,
+}
+
+/// What a run did to one output.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutputStatus {
+    pub file: String,
+    pub status: WriteStatus,
+}
+
+/// The outputs of one run, staged until [`OutputSet::commit`].
+#[derive(Debug)]
+pub struct OutputSet {
+    dir: PathBuf,
+    check: bool,
+    staged: Vec<Staged>,
+    /// Files to delete on commit (the other variant of the route image).
+    stale: Vec<PathBuf>,
+}
+
+impl OutputSet {
+    /// Outputs into `dir`; with `check`, nothing is ever written.
+    pub fn new(dir: &Path, check: bool) -> Self {
+        OutputSet {
+            dir: dir.to_path_buf(),
+            check,
+            staged: Vec::new(),
+            stale: Vec::new(),
+        }
+    }
+
+    /// Renders output `name` with `fill` and compares it with the file there.
+    pub fn stage(
+        &mut self,
+        name: &str,
+        fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<()> {
+        let path = self.dir.join(name);
+        let (len, changed, tmp) = if self.check {
+            let mut w = CompareWriter::new(&path)?;
+            fill(&mut w).map_err(|e| Error::io(&path, e))?;
+            let (len, changed) = w.finish();
+            (len, changed, None)
+        } else {
+            let tmp = crate::io::temp_in(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
+            let mut w = CountingWriter {
+                inner: BufWriter::with_capacity(1 << 20, tmp),
+                len: 0,
+            };
+            fill(&mut w).map_err(|e| Error::io(&path, e))?;
+            let tmp = w
+                .inner
+                .into_inner()
+                .map_err(|e| Error::io(&path, e.into_error()))?;
+            let changed = !same_file_content(tmp.path(), &path, w.len)?;
+            (w.len, changed, changed.then_some(tmp))
+        };
+        self.staged.push(Staged {
+            name: name.to_string(),
+            path,
+            len,
+            tmp,
+            changed,
+        });
+        Ok(())
+    }
+
+    /// Marks `name` for deletion on commit if it exists (an output variant
+    /// that this run replaces, e.g. `routes.lft` when writing `.zst`).
+    pub fn remove_stale(&mut self, name: &str) {
+        let p = self.dir.join(name);
+        if p.exists() {
+            self.stale.push(p);
+        }
+    }
+
+    /// The outputs staged so far, for the report (name, digest, size).
+    pub fn records(&self) -> Vec<OutputRecord> {
+        self.staged
+            .iter()
+            .map(|s| OutputRecord {
+                file: s.name.clone(),
+                bytes: s.len,
+            })
+            .collect()
+    }
+
+    /// Whether committing would change any file.
+    pub fn would_change(&self) -> bool {
+        !self.stale.is_empty() || self.staged.iter().any(|s| s.changed)
+    }
+
+    /// Names of the outputs that would be written, and of stale files.
+    pub fn changed_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .staged
+            .iter()
+            .filter(|s| s.changed)
+            .map(|s| s.name.clone())
+            .collect();
+        v.extend(
+            self.stale
+                .iter()
+                .map(|p| format!("{} (stale, removed)", p.display())),
+        );
+        v
+    }
+
+    /// Paths of every staged output (depfile targets).
+    pub fn paths(&self) -> Vec<PathBuf> {
+        self.staged.iter().map(|s| s.path.clone()).collect()
+    }
+
+    /// Renames the changed outputs into place (a no-op under `--check`).
+    pub fn commit(self) -> Result<Vec<OutputStatus>> {
+        let mut out = Vec::with_capacity(self.staged.len());
+        for s in self.staged {
+            let status = match s.tmp {
+                Some(tmp) if !self.check => {
+                    tmp.as_file()
+                        .sync_all()
+                        .map_err(|e| Error::io(&s.path, e))?;
+                    tmp.persist(&s.path)
+                        .map_err(|e| Error::io(&s.path, e.error))?;
+                    WriteStatus::Written
+                }
+                _ if s.changed => WriteStatus::Written,
+                _ => WriteStatus::Unchanged,
+            };
+            out.push(OutputStatus {
+                file: s.name,
+                status,
+            });
+        }
+        if !self.check {
+            for p in self.stale {
+                std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A writer that counts bytes on their way to `inner`.
+struct CountingWriter<W: Write> {
+    inner: W,
+    len: u64,
+}
+
+impl<W: Write> Write for CountingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.len += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// For `--check`: compares what is written with the file on disk as it
+/// streams by, holding one buffer, never the output.
+struct CompareWriter {
+    old: Option<io::BufReader<std::fs::File>>,
+    old_len: u64,
+    len: u64,
+    differs: bool,
+    buf: Vec<u8>,
+}
+
+impl CompareWriter {
+    fn new(path: &Path) -> Result<Self> {
+        let (old, old_len) = match std::fs::File::open(path) {
+            Ok(f) => {
+                let n = f.metadata().map_err(|e| Error::io(path, e))?.len();
+                (Some(io::BufReader::with_capacity(1 << 20, f)), n)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => (None, 0),
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        Ok(CompareWriter {
+            differs: old.is_none(),
+            old,
+            old_len,
+            len: 0,
+            buf: Vec::new(),
+        })
+    }
+
+    fn finish(self) -> (u64, bool) {
+        (self.len, self.differs || self.len != self.old_len)
+    }
+}
+
+impl Write for CompareWriter {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.len += data.len() as u64;
+        if !self.differs && self.len > self.old_len {
+            self.differs = true;
+        }
+        if !self.differs
+            && let Some(old) = self.old.as_mut()
+        {
+            self.buf.resize(data.len(), 0);
+            io::Read::read_exact(old, &mut self.buf)?;
+            self.differs = self.buf != data;
+        }
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Whether `new` and `old` hold the same `len` bytes, compared in 1 MiB
+/// chunks (a 1.4 GB dump is never held in memory).
+fn same_file_content(new: &Path, old: &Path, len: u64) -> Result<bool> {
+    use io::Read;
+    match std::fs::metadata(old) {
+        Ok(m) if m.is_file() && m.len() == len => {}
+        Ok(_) => return Ok(false),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(Error::io(old, e)),
+    }
+    let open = |p: &Path| std::fs::File::open(p).map_err(|e| Error::io(p, e));
+    let (mut a, mut b) = (open(new)?, open(old)?);
+    let (mut x, mut y) = (vec![0u8; 1 << 20], vec![0u8; 1 << 20]);
+    let mut left = len;
+    while left > 0 {
+        let n = left.min(x.len() as u64) as usize;
+        a.read_exact(&mut x[..n]).map_err(|e| Error::io(new, e))?;
+        b.read_exact(&mut y[..n]).map_err(|e| Error::io(old, e))?;
+        if x[..n] != y[..n] {
+            return Ok(false);
+        }
+        left -= n as u64;
+    }
+    Ok(true)
+}
+
+/// Make depfile text: `targets : inputs`, spaces escaped `\ `, `$` as `$$`
+/// (the gcc `-MD` syntax that make, ninja and meson read).
+pub fn depfile(targets: &[PathBuf], inputs: &[PathBuf]) -> String {
+    let esc = |p: &PathBuf| {
+        p.display()
+            .to_string()
+            .replace('$', "$$")
+            .replace(' ', "\\ ")
+            .replace('#', "\\#")
+    };
+    let t: Vec<String> = targets.iter().map(esc).collect();
+    let i: Vec<String> = inputs.iter().map(esc).collect();
+    let mut s = format!("{} :", t.join(" "));
+    for x in &i {
+        s += " \\\n  ";
+        s += x;
+    }
+    s.push('\n');
+    for x in &i {
+        s += &format!("\n{x}:\n");
+    }
+    s
+}
+
+/// Creates `path` or updates its mtime (the `--stamp` witness).
+pub fn touch(path: &Path) -> Result<()> {
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    f.set_modified(std::time::SystemTime::now())
+        .map_err(|e| Error::io(path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stage_compare_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut set = OutputSet::new(dir.path(), false);
+        set.stage("a", |w| w.write_all(b"one")).unwrap();
+        assert!(set.would_change());
+        assert!(
+            !dir.path().join("a").exists(),
+            "nothing lands before commit"
+        );
+        let st = set.commit().unwrap();
+        assert_eq!(st[0].status, WriteStatus::Written);
+        assert_eq!(std::fs::read(dir.path().join("a")).unwrap(), b"one");
+
+        let mut check = OutputSet::new(dir.path(), true);
+        check.stage("a", |w| w.write_all(b"one")).unwrap();
+        assert!(!check.would_change());
+        check.stage("a", |w| w.write_all(b"two")).unwrap();
+        assert!(check.would_change());
+        check.commit().unwrap();
+        assert_eq!(std::fs::read(dir.path().join("a")).unwrap(), b"one");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temp file left"
+        );
+
+        let mut failing = OutputSet::new(dir.path(), false);
+        assert!(
+            failing
+                .stage("a", |_| Err(io::Error::other("boom")))
+                .is_err()
+        );
+        drop(failing);
+        assert_eq!(std::fs::read(dir.path().join("a")).unwrap(), b"one");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn depfile_escapes() {
+        let d = depfile(&["o/routes.lft".into()], &["my topo$.txt".into()]);
+        assert_eq!(
+            d,
+            "o/routes.lft : \\\n  my\\ topo$$.txt\n\nmy\\ topo$$.txt:\n"
+        );
+    }
+}
