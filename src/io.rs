@@ -37,6 +37,19 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<WriteStatus> {
     Ok(WriteStatus::Written)
 }
 
+/// A temporary file in `dir` (for a later rename over an output), readable
+/// by all like a file made with the usual umask, not tempfile's 0600.
+pub fn temp_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut b = tempfile::Builder::new();
+    b.prefix(".routec-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        b.permissions(fs::Permissions::from_mode(0o644));
+    }
+    b.tempfile_in(dir)
+}
+
 /// Writes `path` atomically with `fill` (temporary file + rename).
 pub fn write_atomic(
     path: &Path,
@@ -46,7 +59,7 @@ pub fn write_atomic(
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    let mut tmp = temp_in(dir).map_err(|e| Error::io(dir, e))?;
     {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
         fill(&mut w).map_err(|e| Error::io(path, e))?;
@@ -54,6 +67,133 @@ pub fn write_atomic(
     }
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(())
+}
+
+
+/// The SHA-256 of a byte slice.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).into()
+}
+
+/// Lower-case hex of a digest (or any bytes).
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// SHA-256 and length of a file, streamed in 1 MiB chunks so that a 1.4 GB
+/// dump is never held in memory just to be compared.
+pub fn sha256_file(path: &Path) -> Result<([u8; 32], u64)> {
+    use sha2::Digest;
+    use std::io::Read;
+    let mut f = fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut h = sha2::Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut len = 0u64;
+    loop {
+        let n = f.read(&mut buf).map_err(|e| Error::io(path, e))?;
+        if n == 0 {
+            break;
+        }
+        len += n as u64;
+        h.update(&buf[..n]);
+    }
+    Ok((h.finalize().into(), len))
+}
+
+/// A writer that hashes and counts what goes through it, then passes it on
+/// (or drops it, for `--check`, when `inner` is `io::sink()`).
+pub struct HashingWriter<W: Write> {
+    inner: W,
+    hasher: sha2::Sha256,
+    len: u64,
+}
+
+impl<W: Write> HashingWriter<W> {
+    /// Wraps `inner`.
+    pub fn new(inner: W) -> Self {
+        use sha2::Digest;
+        HashingWriter {
+            inner,
+            hasher: sha2::Sha256::new(),
+            len: 0,
+        }
+    }
+
+    /// The digest and length of everything written, and the inner writer.
+    pub fn finish(self) -> ([u8; 32], u64, W) {
+        use sha2::Digest;
+        (self.hasher.finalize().into(), self.len, self.inner)
+    }
+}
+
+impl<W: Write> Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        use sha2::Digest;
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The bytes of an input file: mapped when read as is, owned when they had
+/// to be decompressed. Either way it derefs to `[u8]`.
+pub enum Bytes {
+    Owned(Vec<u8>),
+    Mapped(memmap2::Mmap),
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Owned(v) => v,
+            Bytes::Mapped(m) => m,
+        }
+    }
+}
+
+impl std::fmt::Debug for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Bytes({} bytes)", self.len())
+    }
+}
+
+/// The zstd frame magic (RFC 8878 §3.1.1), little-endian 0xFD2FB528.
+pub const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+
+/// Reads a file without copying it (memory map) and, when it starts with the
+/// zstd magic, decompresses it, so every table reader accepts `.zst` inputs.
+pub fn read_input(path: &Path) -> Result<Bytes> {
+    let file = fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    let bytes = if len == 0 {
+        Bytes::Owned(Vec::new())
+    } else {
+        Bytes::Mapped(map_file(&file).map_err(|e| Error::io(path, e))?)
+    };
+    if bytes.starts_with(&ZSTD_MAGIC) {
+        let plain = zstd::stream::decode_all(&bytes[..]).map_err(|e| Error::io(path, e))?;
+        return Ok(Bytes::Owned(plain));
+    }
+    Ok(bytes)
+}
+
+/// Maps `file` read-only. This is the crate's only `unsafe`: memmap2 cannot
+/// promise that nobody truncates or rewrites the file while it is mapped.
+#[allow(unsafe_code)]
+fn map_file(file: &fs::File) -> std::io::Result<memmap2::Mmap> {
+    // SAFETY: the map is read-only and routec never writes a file it maps.
+    // routec's own writers replace outputs by rename (write_atomic), which
+    // leaves a mapped inode intact; only a foreign process truncating the
+    // file in place could fault the reader (SIGBUS), the documented memmap
+    // caveat, which we accept for inputs the user hands us to read.
+    unsafe { memmap2::Mmap::map(file) }
 }
 
 #[cfg(test)]
@@ -68,5 +208,21 @@ mod tests {
         assert_eq!(write_if_changed(&p, b"abc").unwrap(), WriteStatus::Unchanged);
         assert_eq!(write_if_changed(&p, b"abd").unwrap(), WriteStatus::Written);
         assert_eq!(fs::read(&p).unwrap(), b"abd");
+    }
+
+    #[test]
+    fn read_input_decompresses_zstd_and_maps_plain_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("p");
+        let packed = dir.path().join("p.zst");
+        fs::write(&plain, b"hello tables").unwrap();
+        fs::write(&packed, zstd::encode_all(&b"hello tables"[..], 3).unwrap()).unwrap();
+        assert_eq!(&*read_input(&plain).unwrap(), b"hello tables");
+        assert_eq!(&*read_input(&packed).unwrap(), b"hello tables");
+        let (d, n) = sha256_file(&plain).unwrap();
+        assert_eq!((d, n), (sha256(b"hello tables"), 12));
+        let mut w = HashingWriter::new(std::io::sink());
+        w.write_all(b"hello tables").unwrap();
+        assert_eq!(w.finish().0, d);
     }
 }

@@ -6,6 +6,7 @@ use clap::Args;
 
 use super::common::{Global, LoadedTopo, TopoArgs};
 use super::Outcome;
+use crate::emit::report::Timing;
 use crate::error::{Error, Result};
 use crate::model::lids::{self, LidState};
 use crate::model::{Fabric, LidMap};
@@ -27,7 +28,7 @@ pub struct CompileArgs {
     #[arg(long, value_name = "FILE")]
     pub node_order: Option<PathBuf>,
     /// Outputs to write, comma-separated: opensm, image, report, fdbs, none.
-    #[arg(long, value_delimiter = ',', default_value = "opensm")]
+    #[arg(long, value_delimiter = ',', default_value = "image,report")]
     pub emit: Vec<String>,
     /// Output directory.
     #[arg(short = 'o', long = "output", value_name = "OUTDIR")]
@@ -63,7 +64,11 @@ pub struct CompileArgs {
 
 /// Runs `routec compile`.
 pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
-    let LoadedTopo { mut fabric, .. } = args.topo.load(g)?;
+    let emit = parse_emit(&args.emit)?;
+    let mut phases = Phases::new(g);
+    phases.begin("parse");
+    let LoadedTopo { mut fabric, inputs, .. } = args.topo.load(g)?;
+    phases.begin("lids");
     prepare_lids(&mut fabric, args.assign_lids, g)?;
     let lids = LidMap::new(&fabric)?;
     let engine = route::engine_by_name(&args.engine)
@@ -75,37 +80,215 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
             None => None,
         },
     };
+    phases.begin("route");
     let routing = engine.route(&fabric, &lids, &opts)?;
     if !g.quiet {
         for n in &routing.notes {
             eprintln!("note[{}]: {}", n.code, n.message);
         }
     }
-    write_outputs(&args, &fabric, &lids, &routing)?;
-    Ok(Outcome::Clean)
+    let mut files: Vec<(&str, PathBuf)> = vec![("topology", inputs[0].clone())];
+    files.extend(inputs.iter().skip(1).map(|p| ("faults", p.clone())));
+    if let RootSpec::Guids(_) = &opts.roots
+        && let Some(r) = &args.roots
+    {
+        files.push(("roots", PathBuf::from(r)));
+    }
+    if let Some(p) = &args.node_order {
+        files.push(("node-order", p.clone()));
+    }
+    let ctx = EmitCtx { fabric: &fabric, lids: &lids, routing: &routing, inputs: &files, emit: &emit };
+    write_outputs(&args, g, &ctx, phases)
 }
 
-/// Writes the outputs named by `--emit` into the output directory.
-fn write_outputs(
-    args: &CompileArgs,
-    fabric: &Fabric,
-    lids: &LidMap,
-    routing: &route::Routing,
-) -> Result<()> {
-    std::fs::create_dir_all(&args.outdir).map_err(|e| Error::io(&args.outdir, e))?;
-    for what in &args.emit {
-        match what.as_str() {
-            "none" => {}
-            "opensm" => {
-                let path = args.outdir.join("opensm-lfts.dump");
-                crate::io::write_atomic(&path, |w| {
-                    crate::emit::opensm::write_lfts_dump(fabric, lids, &routing.lfts, w)
-                })?;
-            }
-            other => return Err(Error::Usage(format!("unknown output `{other}` in --emit"))),
+/// The names `--emit` accepts.
+pub const EMIT_NAMES: &[&str] = &["opensm", "image", "report", "fdbs", "none"];
+
+/// Validates `--emit` (before any work, so a typo costs nothing).
+fn parse_emit(list: &[String]) -> Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for what in list {
+        if !EMIT_NAMES.contains(&what.as_str()) {
+            return Err(Error::Usage(format!(
+                "unknown output `{what}` in --emit (expected one of {})",
+                EMIT_NAMES.join(", ")
+            )));
+        }
+        if what != "none" && !out.contains(what) {
+            out.push(what.clone());
         }
     }
-    Ok(())
+    Ok(out)
+}
+
+/// Stage timings (`-v` prints them) and a progress spinner on a terminal.
+struct Phases {
+    verbose: bool,
+    current: Option<(&'static str, std::time::Instant)>,
+    timings: Vec<Timing>,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Phases {
+    fn new(g: &Global) -> Self {
+        use std::io::IsTerminal;
+        let bar = (!g.quiet && std::io::stderr().is_terminal()).then(|| {
+            let b = indicatif::ProgressBar::new_spinner();
+            b.enable_steady_tick(std::time::Duration::from_millis(120));
+            b
+        });
+        Phases { verbose: g.verbose > 0 && !g.quiet, current: None, timings: Vec::new(), bar }
+    }
+
+    fn end(&mut self) {
+        if let Some((stage, t0)) = self.current.take() {
+            let ms = (t0.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+            if self.verbose {
+                let line = format!("{stage}: {ms:.1} ms");
+                match &self.bar {
+                    Some(b) => b.println(line),
+                    None => eprintln!("{line}"),
+                }
+            }
+            self.timings.push(Timing { stage: stage.to_string(), ms });
+        }
+    }
+
+    fn begin(&mut self, stage: &'static str) {
+        self.end();
+        if let Some(b) = &self.bar {
+            b.set_message(format!("compile: {stage}"));
+        }
+        self.current = Some((stage, std::time::Instant::now()));
+    }
+
+    fn finish(mut self) -> Vec<Timing> {
+        self.end();
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+        self.timings
+    }
+}
+
+/// What the emitters need from the run.
+struct EmitCtx<'a> {
+    fabric: &'a Fabric,
+    lids: &'a LidMap,
+    routing: &'a route::Routing,
+    inputs: &'a [(&'a str, PathBuf)],
+    emit: &'a [String],
+}
+
+impl EmitCtx<'_> {
+    fn wants(&self, what: &str) -> bool {
+        self.emit.iter().any(|e| e == what)
+    }
+}
+
+/// The engine and options line of the route image header.
+fn image_meta(args: &CompileArgs) -> String {
+    format!(
+        "routec {}; engine={}; roots={}; node_order={}; assign_lids={}; faults={}",
+        env!("CARGO_PKG_VERSION"),
+        args.engine,
+        match args.roots.as_deref() {
+            None | Some("auto") => "auto",
+            Some("top") => "top",
+            Some(_) => "file",
+        },
+        args.node_order.is_some(),
+        args.assign_lids,
+        args.topo.faults.is_some(),
+    )
+}
+
+/// Renders every output named by `--emit`, then (unless `--check`) commits
+/// them together: nothing is replaced before everything has rendered.
+fn write_outputs(args: &CompileArgs, g: &Global, c: &EmitCtx, mut phases: Phases) -> Result<Outcome> {
+    use crate::emit::{fdbs, image, outputs, report};
+    phases.begin("emit");
+    if !args.check {
+        std::fs::create_dir_all(&args.outdir).map_err(|e| Error::io(&args.outdir, e))?;
+    }
+    let mut set = outputs::OutputSet::new(&args.outdir, args.check);
+    let lfts = &c.routing.lfts;
+    let fingerprint = image::fabric_fingerprint(c.fabric);
+    if c.wants("image") {
+        let meta = image_meta(args);
+        let sw = image::switches_of(c.fabric, lfts);
+        let lg = image::lid_guids_of(c.fabric, c.lids);
+        if args.compress {
+            set.stage("routes.lft.zst", |w| image::write_image_zstd(w, &meta, &fingerprint, &sw, &lg))?;
+            set.remove_stale("routes.lft");
+        } else {
+            set.stage("routes.lft", |w| image::write_image(w, &meta, &fingerprint, &sw, &lg))?;
+            set.remove_stale("routes.lft.zst");
+        }
+    }
+    if c.wants("opensm") {
+        set.stage("opensm-lfts.dump", |w| {
+            crate::emit::opensm::write_lfts_dump(c.fabric, c.lids, lfts, w)
+        })?;
+    }
+    if c.wants("fdbs") {
+        set.stage("opensm.fdbs", |w| fdbs::write_fdbs(c.fabric, c.lids, lfts, w))?;
+        set.stage("opensm-subnet.lst", |w| fdbs::write_subnet_lst(c.fabric, w))?;
+    }
+    if c.wants("report") {
+        let rep = report::Report {
+            schema_version: report::REPORT_SCHEMA_VERSION,
+            tool: report::Tool::default(),
+            engine: c.routing.engine.to_string(),
+            options: report::CompileOptions {
+                roots: args.roots.clone().unwrap_or_else(|| "auto".into()),
+                node_order: args.node_order.is_some(),
+                assign_lids: args.assign_lids,
+                lenient: args.topo.lenient,
+                faults: args.topo.faults.is_some(),
+                emit: c.emit.to_vec(),
+                compress: args.compress,
+            },
+            inputs: report::inputs(c.inputs)?,
+            fabric_fingerprint: crate::io::hex(&fingerprint),
+            counts: report::Counts::of(c.fabric, c.lids, lfts),
+            verification: None,
+            notes: c.routing.notes.clone(),
+            outputs: set.records(),
+            run_log: "run.json",
+        };
+        let bytes = report::to_json(&rep).map_err(|e| Error::io(&args.outdir, e))?;
+        set.stage("report.json", |w| w.write_all(&bytes))?;
+    }
+    let targets = set.paths();
+    if args.check {
+        let changed = set.changed_names();
+        phases.finish();
+        if changed.is_empty() {
+            return Ok(Outcome::Clean);
+        }
+        if !g.quiet {
+            for n in &changed {
+                eprintln!("would change: {n}");
+            }
+        }
+        return Ok(Outcome::Changed);
+    }
+    let statuses = set.commit()?;
+    if let Some(dep) = &args.depfile {
+        let inputs: Vec<PathBuf> = c.inputs.iter().map(|(_, p)| p.clone()).collect();
+        crate::io::write_if_changed(dep, outputs::depfile(&targets, &inputs).as_bytes())?;
+    }
+    let timings = phases.finish();
+    if c.wants("report") {
+        let log = report::RunLog { schema_version: report::RUN_SCHEMA_VERSION, timings, outputs: statuses };
+        let bytes = report::to_json(&log).map_err(|e| Error::io(&args.outdir, e))?;
+        crate::io::write_atomic(&args.outdir.join("run.json"), |w| w.write_all(&bytes))?;
+    }
+    if let Some(stamp) = &args.stamp {
+        outputs::touch(stamp)?;
+    }
+    Ok(Outcome::Clean)
 }
 
 /// Makes sure every port that needs a LID has one: a fabric with none gets a

@@ -1,11 +1,14 @@
 //! `routec diff`: what a re-route would upload.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 
-use super::common::{Global, not_yet};
 use super::Outcome;
+use super::common::Global;
+use crate::error::Error;
+use crate::parse::lfts::read_tables;
 
 /// Arguments of `routec diff`.
 #[derive(Args, Debug)]
@@ -24,6 +27,30 @@ pub struct DiffArgs {
 
 /// Runs `routec diff`.
 pub fn run(args: DiffArgs, g: &Global) -> crate::Result<Outcome> {
-    let _ = (args, g);
-    Err(not_yet("diff"))
+    let t0 = std::time::Instant::now();
+    let (old, new) = rayon::join(|| read_tables(&args.old), || read_tables(&args.new));
+    let (old, new) = (old?, new?);
+    let t1 = std::time::Instant::now();
+    let d = crate::diff::diff_tables(&old, &new, args.json);
+    if g.verbose > 0 {
+        eprintln!(
+            "read: {:.1} ms, diff: {:.1} ms",
+            (t1 - t0).as_secs_f64() * 1e3,
+            t1.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    let text = if args.json {
+        let mut s = serde_json::to_string_pretty(&d).map_err(|e| Error::Input(e.to_string()))?;
+        s.push('\n');
+        s
+    } else {
+        crate::diff::summary(&d)
+    };
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        return Err(Error::io("<stdout>", e));
+    }
+    Ok(if args.exit_code && !d.is_empty() { Outcome::Changed } else { Outcome::Clean })
 }

@@ -1,4 +1,9 @@
 //! The emit stage: writes forwarding tables and reports in the formats of
 //! `formats/`.
 
+pub mod fdbs;
+pub mod image;
 pub mod opensm;
+pub mod outputs;
+pub mod report;
+pub mod yaml;

@@ -5,6 +5,7 @@
 
 pub mod faults;
 pub mod guids;
+pub mod lfts;
 pub mod ibnetdiscover;
 pub mod yaml;
 

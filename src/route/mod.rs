@@ -2,6 +2,10 @@
 //! into forwarding tables. Engines know no file format and do not grade
 //! themselves: [`crate::verify`] checks their tables.
 
+pub mod minhop;
+pub mod opensm;
+pub mod updn;
+
 use crate::model::{Fabric, Guid, LidMap, Lfts, SwIdx};
 
 /// Which switches are up/down roots.
@@ -103,6 +107,9 @@ pub const ENGINE_NAMES: &[&str] = &["minhop", "updn", "dmodc"];
 
 /// The engine called `name`.
 pub fn engine_by_name(name: &str) -> Option<Box<dyn Engine>> {
-    let _ = name;
-    None
+    match name {
+        "minhop" => Some(Box::new(minhop::MinHop)),
+        "updn" => Some(Box::new(updn::UpDown)),
+        _ => None,
+    }
 }

@@ -1,0 +1,228 @@
+//! The output set of `compile`: render everything first, write after.
+//!
+//! Each output is rendered through a hashing writer into a temporary file
+//! in the output directory (or into nothing, for `--check`), then its digest
+//! is compared with the file already there, streamed, so a 1.4 GB dump is
+//! never held twice in memory. Only after every output rendered does
+//! [`OutputSet::commit`] rename the changed ones into place: a run that fails
+//! while rendering leaves every previous output untouched, and an output
+//! whose bytes did not change keeps its mtime (style-and-ecosystem.md §3.2).
+
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::io::{HashingWriter, WriteStatus, hex, sha256_file};
+
+/// One output after rendering.
+#[derive(Debug)]
+struct Staged {
+    name: String,
+    path: PathBuf,
+    digest: [u8; 32],
+    len: u64,
+    /// The rendered bytes, when they differ from the file on disk.
+    tmp: Option<tempfile::NamedTempFile>,
+    changed: bool,
+}
+
+/// An output as the report lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutputRecord {
+    /// File name inside the output directory.
+    pub file: String,
+    pub sha256: String,
+    pub bytes: u64,
+}
+
+/// What a run did to one output.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutputStatus {
+    pub file: String,
+    pub status: WriteStatus,
+}
+
+/// The outputs of one run, staged until [`OutputSet::commit`].
+#[derive(Debug)]
+pub struct OutputSet {
+    dir: PathBuf,
+    check: bool,
+    staged: Vec<Staged>,
+    /// Files to delete on commit (the other variant of the route image).
+    stale: Vec<PathBuf>,
+}
+
+impl OutputSet {
+    /// Outputs into `dir`; with `check`, nothing is ever written.
+    pub fn new(dir: &Path, check: bool) -> Self {
+        OutputSet { dir: dir.to_path_buf(), check, staged: Vec::new(), stale: Vec::new() }
+    }
+
+    /// Renders output `name` with `fill` and compares it with the file there.
+    pub fn stage(
+        &mut self,
+        name: &str,
+        fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<()> {
+        let path = self.dir.join(name);
+        let (digest, len, tmp) = if self.check {
+            let mut w = HashingWriter::new(io::sink());
+            fill(&mut w).map_err(|e| Error::io(&path, e))?;
+            let (d, n, _) = w.finish();
+            (d, n, None)
+        } else {
+            let tmp = crate::io::temp_in(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
+            let mut w = HashingWriter::new(BufWriter::with_capacity(1 << 20, tmp));
+            fill(&mut w).map_err(|e| Error::io(&path, e))?;
+            w.flush().map_err(|e| Error::io(&path, e))?;
+            let (d, n, buf) = w.finish();
+            let tmp = buf.into_inner().map_err(|e| Error::io(&path, e.into_error()))?;
+            (d, n, Some(tmp))
+        };
+        let changed = !same_content(&path, &digest, len)?;
+        self.staged.push(Staged {
+            name: name.to_string(),
+            path,
+            digest,
+            len,
+            tmp: if changed { tmp } else { None },
+            changed,
+        });
+        Ok(())
+    }
+
+    /// Marks `name` for deletion on commit if it exists (an output variant
+    /// that this run replaces, e.g. `routes.lft` when writing `.zst`).
+    pub fn remove_stale(&mut self, name: &str) {
+        let p = self.dir.join(name);
+        if p.exists() {
+            self.stale.push(p);
+        }
+    }
+
+    /// The outputs staged so far, for the report (name, digest, size).
+    pub fn records(&self) -> Vec<OutputRecord> {
+        self.staged
+            .iter()
+            .map(|s| OutputRecord { file: s.name.clone(), sha256: hex(&s.digest), bytes: s.len })
+            .collect()
+    }
+
+    /// Whether committing would change any file.
+    pub fn would_change(&self) -> bool {
+        !self.stale.is_empty() || self.staged.iter().any(|s| s.changed)
+    }
+
+    /// Names of the outputs that would be written, and of stale files.
+    pub fn changed_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.staged.iter().filter(|s| s.changed).map(|s| s.name.clone()).collect();
+        v.extend(self.stale.iter().map(|p| format!("{} (stale, removed)", p.display())));
+        v
+    }
+
+    /// Paths of every staged output (depfile targets).
+    pub fn paths(&self) -> Vec<PathBuf> {
+        self.staged.iter().map(|s| s.path.clone()).collect()
+    }
+
+    /// Renames the changed outputs into place (a no-op under `--check`).
+    pub fn commit(self) -> Result<Vec<OutputStatus>> {
+        let mut out = Vec::with_capacity(self.staged.len());
+        for s in self.staged {
+            let status = match s.tmp {
+                Some(tmp) if !self.check => {
+                    tmp.as_file().sync_all().map_err(|e| Error::io(&s.path, e))?;
+                    tmp.persist(&s.path).map_err(|e| Error::io(&s.path, e.error))?;
+                    WriteStatus::Written
+                }
+                _ if s.changed => WriteStatus::Written,
+                _ => WriteStatus::Unchanged,
+            };
+            out.push(OutputStatus { file: s.name, status });
+        }
+        if !self.check {
+            for p in self.stale {
+                std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Whether `path` exists with exactly this length and SHA-256.
+fn same_content(path: &Path, digest: &[u8; 32], len: u64) -> Result<bool> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() && m.len() == len => Ok(&sha256_file(path)?.0 == digest),
+        Ok(_) => Ok(false),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+/// Make depfile text: `targets : inputs`, spaces escaped `\ `, `$` as `$$`
+/// (the gcc `-MD` syntax that make, ninja and meson read).
+pub fn depfile(targets: &[PathBuf], inputs: &[PathBuf]) -> String {
+    let esc = |p: &PathBuf| p.display().to_string().replace('$', "$$").replace(' ', "\\ ").replace('#', "\\#");
+    let t: Vec<String> = targets.iter().map(esc).collect();
+    let i: Vec<String> = inputs.iter().map(esc).collect();
+    let mut s = format!("{} :", t.join(" "));
+    for x in &i {
+        s += " \\\n  ";
+        s += x;
+    }
+    s.push('\n');
+    for x in &i {
+        s += &format!("\n{x}:\n");
+    }
+    s
+}
+
+/// Creates `path` or updates its mtime (the `--stamp` witness).
+pub fn touch(path: &Path) -> Result<()> {
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    f.set_modified(std::time::SystemTime::now()).map_err(|e| Error::io(path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stage_compare_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut set = OutputSet::new(dir.path(), false);
+        set.stage("a", |w| w.write_all(b"one")).unwrap();
+        assert!(set.would_change());
+        assert!(!dir.path().join("a").exists(), "nothing lands before commit");
+        let st = set.commit().unwrap();
+        assert_eq!(st[0].status, WriteStatus::Written);
+        assert_eq!(std::fs::read(dir.path().join("a")).unwrap(), b"one");
+
+        let mut check = OutputSet::new(dir.path(), true);
+        check.stage("a", |w| w.write_all(b"one")).unwrap();
+        assert!(!check.would_change());
+        check.stage("a", |w| w.write_all(b"two")).unwrap();
+        assert!(check.would_change());
+        check.commit().unwrap();
+        assert_eq!(std::fs::read(dir.path().join("a")).unwrap(), b"one");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temp file left");
+
+        let mut failing = OutputSet::new(dir.path(), false);
+        assert!(failing.stage("a", |_| Err(io::Error::other("boom"))).is_err());
+        drop(failing);
+        assert_eq!(std::fs::read(dir.path().join("a")).unwrap(), b"one");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn depfile_escapes() {
+        let d = depfile(&["o/routes.lft".into()], &["my topo$.txt".into()]);
+        assert_eq!(d, "o/routes.lft : \\\n  my\\ topo$$.txt\n\nmy\\ topo$$.txt:\n");
+    }
+}

@@ -1,0 +1,174 @@
+//! `report.json` (deterministic, a make artifact) and `run.json` (this run's
+//! timings and write statuses, rewritten every run). Schema:
+//! `formats/report-json.md`.
+//!
+//! Timings and "written/unchanged" differ between two runs of the same
+//! inputs, so they cannot sit in `report.json` without making it change on
+//! every run; they live in `run.json`, which is not part of the
+//! "would change?" decision.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::emit::outputs::{OutputRecord, OutputStatus};
+use crate::error::Result;
+use crate::model::{Fabric, LidMap, Lfts, NO_ROUTE, NodeKind};
+use crate::route::Note;
+
+/// Version of the `report.json` schema.
+pub const REPORT_SCHEMA_VERSION: u32 = 1;
+/// Version of the `run.json` schema.
+pub const RUN_SCHEMA_VERSION: u32 = 1;
+
+/// The tool that wrote the report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Tool {
+    pub name: &'static str,
+    pub version: &'static str,
+}
+
+impl Default for Tool {
+    fn default() -> Self {
+        Tool { name: "routec", version: env!("CARGO_PKG_VERSION") }
+    }
+}
+
+/// The options that shaped the tables (what a re-run must repeat).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CompileOptions {
+    pub roots: String,
+    pub node_order: bool,
+    pub assign_lids: bool,
+    pub lenient: bool,
+    pub faults: bool,
+    pub emit: Vec<String>,
+    pub compress: bool,
+}
+
+/// An input file and its content digest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InputRecord {
+    /// `topology`, `faults`, `roots` or `node-order`.
+    pub role: String,
+    pub path: String,
+    pub sha256: String,
+    pub bytes: u64,
+}
+
+impl InputRecord {
+    /// Hashes the file at `path` (streamed).
+    pub fn of(role: &str, path: &Path) -> Result<Self> {
+        let (d, n) = crate::io::sha256_file(path)?;
+        Ok(InputRecord {
+            role: role.to_string(),
+            path: path.display().to_string(),
+            sha256: crate::io::hex(&d),
+            bytes: n,
+        })
+    }
+}
+
+/// Sizes of the routed fabric.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub switches: usize,
+    pub cas: usize,
+    pub routers: usize,
+    pub links: usize,
+    /// Assigned unicast LIDs (LMC ranges counted in full).
+    pub lids: usize,
+    /// LinearFDBTop of the tables.
+    pub lft_top: u16,
+    /// (switch, assigned LID) pairs whose entry is "no route".
+    pub unreachable_entries: u64,
+}
+
+impl Counts {
+    /// Counts `fabric` and its tables.
+    pub fn of(fabric: &Fabric, lids: &LidMap, lfts: &Lfts) -> Self {
+        let kind = |k| fabric.nodes().iter().filter(|n| n.kind == k).count();
+        let assigned: Vec<u16> = lids.iter().map(|(l, _)| l).collect();
+        let unreachable = lfts
+            .rows()
+            .map(|row| assigned.iter().filter(|&&l| row.get(l as usize).is_none_or(|&p| p == NO_ROUTE)).count() as u64)
+            .sum();
+        Counts {
+            switches: fabric.num_switches(),
+            cas: kind(NodeKind::Ca),
+            routers: kind(NodeKind::Router),
+            links: fabric.links().count(),
+            lids: assigned.len(),
+            lft_top: lfts.top(),
+            unreachable_entries: unreachable,
+        }
+    }
+}
+
+/// One verification finding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub code: String,
+    /// `error`, `warning` or `info`.
+    pub severity: String,
+    pub message: String,
+}
+
+/// The verifier's results (filled by `crate::verify`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Verification {
+    /// `pass` or `fail`.
+    pub status: String,
+    /// Names of the checks that ran (`reachability`, `updown`, `deadlock`, ...).
+    pub checks: Vec<String>,
+    /// Every finding, sorted as the verifier emits them.
+    pub findings: Vec<Finding>,
+}
+
+/// `report.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Report {
+    pub schema_version: u32,
+    pub tool: Tool,
+    pub engine: String,
+    pub options: CompileOptions,
+    pub inputs: Vec<InputRecord>,
+    /// SHA-256 of the canonical topology (also in the route image header).
+    pub fabric_fingerprint: String,
+    pub counts: Counts,
+    /// `null` when the run did not verify.
+    pub verification: Option<Verification>,
+    pub notes: Vec<Note>,
+    /// Every other output of the run, by name, with its digest.
+    pub outputs: Vec<OutputRecord>,
+    /// The sibling file holding this run's timings and write statuses.
+    pub run_log: &'static str,
+}
+
+/// One timed stage.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Timing {
+    pub stage: String,
+    pub ms: f64,
+}
+
+/// `run.json`: what happened in this run (not deterministic).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunLog {
+    pub schema_version: u32,
+    pub timings: Vec<Timing>,
+    /// Every output with `written` or `unchanged`.
+    pub outputs: Vec<OutputStatus>,
+}
+
+/// Pretty JSON with a final newline.
+pub fn to_json<T: Serialize>(v: &T) -> std::io::Result<Vec<u8>> {
+    let mut s = serde_json::to_vec_pretty(v).map_err(std::io::Error::other)?;
+    s.push(b'\n');
+    Ok(s)
+}
+
+/// The input files of a run, hashed, in the order given.
+pub fn inputs(files: &[(&str, PathBuf)]) -> Result<Vec<InputRecord>> {
+    files.iter().map(|(role, p)| InputRecord::of(role, p)).collect()
+}

@@ -1,0 +1,280 @@
+//! The second pass: records to a [`Fabric`], resolving peer names and
+//! checking that the two copies of each link agree (formats.md §0.7).
+
+use std::collections::HashMap;
+
+use super::records::{NodeRec, PortRec, Records, guid_of_name};
+use crate::error::{ParseError, Result, line_col};
+use crate::model::{BuildError, Fabric, FabricBuilder, Linked, NodeIdx, NodeKind, NodeSpec};
+
+const NO_LINE: u32 = u32::MAX;
+
+/// Builds the fabric; also returns warnings (links listed from one end only,
+/// nodes known only from references).
+pub fn build(mut r: Records<'_>) -> Result<(Fabric, Vec<String>)> {
+    let mut warnings = Vec::new();
+    let names = index_names(&r)?;
+    let (names, made_up) = add_placeholders(&mut r, names)?;
+    if made_up > 0 {
+        let first = r.nodes.iter().find(|n| n.placeholder).map_or("", |n| n.id);
+        warnings.push(format!(
+            "{}: {made_up} node(s) have no record and were built from the port lines naming them (first: \"{first}\")",
+            r.file
+        ));
+    }
+    let mut b = FabricBuilder::new();
+    let mut first_line: HashMap<crate::model::Guid, usize> = HashMap::new();
+    for n in &r.nodes {
+        add_node(&r, &mut b, n, &mut first_line)?;
+    }
+    let mut slot_start = Vec::with_capacity(r.nodes.len() + 1);
+    let mut total = 0usize;
+    for n in &r.nodes {
+        slot_start.push(total);
+        total += n.num_ports as usize + 1;
+    }
+    let mut line_of = vec![NO_LINE; total];
+    let mut listed = vec![false; total];
+    for (i, pr) in r.ports.iter().enumerate() {
+        let a = pr.owner as usize;
+        let Some(&bi) = names.get(pr.line.remote) else {
+            continue; // add_placeholders already failed on these in ibsim files
+        };
+        let (pa, pb) = check_ports(&r, pr, bi as usize)?;
+        set_port_attrs(&r, &mut b, pr, bi as usize, pb)?;
+        let (an, bn) = (NodeIdx(a as u32), NodeIdx(bi));
+        match b.connect(an, pa, bn, pb) {
+            Ok(Linked::New) => {
+                line_of[slot_start[a] + pa as usize] = i as u32;
+                line_of[slot_start[bi as usize] + pb as usize] = i as u32;
+            }
+            Ok(Linked::AlreadyThere) => line_of[slot_start[a] + pa as usize] = i as u32,
+            Err(BuildError::SamePort) => {
+                let at = pr.line_off + pr.line.remote_at;
+                return Err(r.error(at, pr.line.remote.len(), "a peer port other than the port itself", "").into());
+            }
+            Err(_) => return Err(asymmetric(&r, &b, pr, (an, pa), (bn, pb), &slot_start, &line_of).into()),
+        }
+        listed[slot_start[a] + pa as usize] = true;
+    }
+    if !r.ibsim {
+        one_sided_warning(&r, &b, &slot_start, &listed, &mut warnings);
+    }
+    Ok((b.build(), warnings))
+}
+
+fn index_names<'a>(r: &Records<'a>) -> Result<HashMap<&'a str, u32>> {
+    let mut names: HashMap<&'a str, u32> = HashMap::with_capacity(r.nodes.len() * 2);
+    for (i, n) in r.nodes.iter().enumerate() {
+        if let Some(&first) = names.get(n.id) {
+            let f = &r.nodes[first as usize];
+            let (fl, _) = line_col(r.text, f.line_off);
+            let what = if r.ibsim { "node id" } else { "node GUID" };
+            let e = r
+                .error(n.line_off, n.line_len, format!("a {what} not used by an earlier record"), format!("\"{}\" again (first record at line {fl})", n.id))
+                .with_secondary(f.line_off, f.line_len, "first record");
+            return Err(e.into());
+        }
+        names.insert(n.id, i as u32);
+    }
+    Ok(names)
+}
+
+/// ibnetdiscover: a peer with no record of its own becomes a node built
+/// from its name (kind, GUID) and the largest port number used on it.
+/// ibsim ids carry no GUID, so an unknown id is an error there.
+fn add_placeholders<'a>(r: &mut Records<'a>, mut names: HashMap<&'a str, u32>) -> Result<(HashMap<&'a str, u32>, usize)> {
+    let mut made_up = 0;
+    for pr in &r.ports {
+        let l = &pr.line;
+        let port = l.remote_port.unwrap_or(1);
+        if let Some(&i) = names.get(l.remote) {
+            let n = &mut r.nodes[i as usize];
+            if n.placeholder {
+                n.num_ports = n.num_ports.max(port);
+            }
+            continue;
+        }
+        let Some(Ok((kind, guid))) = (!r.ibsim).then(|| guid_of_name(l.remote)).flatten() else {
+            let e = ParseError::at(r.file, r.text, pr.line_off + l.remote_at, l.remote.len(), "the id of a node defined in this file", format!("\"{}\"", l.remote));
+            return Err(e.into());
+        };
+        names.insert(l.remote, r.nodes.len() as u32);
+        made_up += 1;
+        r.nodes.push(NodeRec {
+            kind,
+            id: l.remote,
+            line_off: pr.line_off,
+            line_len: pr.line_len,
+            num_ports: port.max(1),
+            desc: l.peer_desc.unwrap_or(""),
+            guid,
+            port0_guid: None,
+            vendor_id: None,
+            device_id: None,
+            sysimg_guid: None,
+            lid: None,
+            lmc: None,
+            enhanced: None,
+            placeholder: true,
+        });
+    }
+    Ok((names, made_up))
+}
+
+fn add_node(
+    r: &Records<'_>,
+    b: &mut FabricBuilder,
+    n: &NodeRec<'_>,
+    first_line: &mut HashMap<crate::model::Guid, usize>,
+) -> Result<()> {
+    let spec = NodeSpec::new(n.kind, n.guid, n.num_ports, n.desc);
+    let idx = match b.add_node(spec) {
+        Ok(idx) => idx,
+        Err(_) => {
+            let f = &r.nodes[first_line.get(&n.guid).copied().unwrap_or(0)];
+            let (fl, _) = line_col(r.text, f.line_off);
+            let e = r
+                .error(n.line_off, n.line_len, "a node GUID not used by an earlier record", format!("duplicate node GUID {} (first used at line {fl})", n.guid))
+                .with_secondary(f.line_off, f.line_len, "first node with this GUID");
+            return Err(e.into());
+        }
+    };
+    first_line.insert(n.guid, idx.ix());
+    let node = b.node_mut(idx);
+    node.sysimg_guid = n.sysimg_guid;
+    node.vendor_id = n.vendor_id;
+    node.device_id = n.device_id;
+    node.enhanced_port0 = n.enhanced;
+    if r.ibsim {
+        node.source_id = Some(n.id.to_string());
+    }
+    if n.kind == NodeKind::Switch {
+        let p0 = b.port_mut(idx, 0).map_err(|e| crate::Error::Input(e.to_string()))?;
+        p0.guid = n.port0_guid.unwrap_or(n.guid);
+        p0.lid = n.lid.unwrap_or(0);
+        p0.lmc = n.lmc.unwrap_or(0);
+    } else if r.ibsim {
+        // ibsim: port GUID = node GUID + port number.
+        for p in 1..=n.num_ports {
+            if let Ok(port) = b.port_mut(idx, p) {
+                port.guid = crate::model::Guid(n.guid.0.wrapping_add(p as u64));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Port numbers within 1..=NumPorts on both ends (ibsim rejects the rest).
+fn check_ports(r: &Records<'_>, pr: &PortRec<'_>, bi: usize) -> Result<(u8, u8)> {
+    let a = &r.nodes[pr.owner as usize];
+    let b = &r.nodes[bi];
+    let pa = pr.line.port;
+    let pb = pr.line.remote_port.unwrap_or(1);
+    if pa == 0 || pa > a.num_ports {
+        let at = pr.line_off + pr.line.port_at;
+        let e = r.error(at, digits(pa), format!("a port number from 1 to {} (NumPorts of \"{}\")", a.num_ports, a.id), format!("port {pa}"));
+        return Err(e.into());
+    }
+    if pb == 0 || pb > b.num_ports {
+        let at = pr.line_off + pr.line.remote_port_at + 1;
+        let (bl, _) = line_col(r.text, b.line_off);
+        let e = r.error(at, digits(pb), format!("a port number from 1 to {} (NumPorts of \"{}\", line {bl})", b.num_ports, b.id), format!("port {pb}"));
+        return Err(e.into());
+    }
+    Ok((pa, pb))
+}
+
+fn digits(p: u8) -> usize {
+    p.to_string().len()
+}
+
+/// Width, speed, GUID and LID of the local port; GUID and LID of the peer
+/// port when the peer has no record to say them.
+fn set_port_attrs(r: &Records<'_>, b: &mut FabricBuilder, pr: &PortRec<'_>, bi: usize, pb: u8) -> Result<()> {
+    let l = &pr.line;
+    let a = NodeIdx(pr.owner);
+    let is_switch = r.nodes[pr.owner as usize].kind == NodeKind::Switch;
+    let port = b.port_mut(a, l.port).map_err(|e| crate::Error::Input(e.to_string()))?;
+    port.width = l.width;
+    port.speed = l.speed;
+    if !is_switch {
+        if let Some(g) = l.local_guid {
+            port.guid = g;
+        }
+        if let Some((lid, lmc)) = l.local_lid {
+            port.lid = lid;
+            port.lmc = lmc;
+        }
+    }
+    let peer = &r.nodes[bi];
+    if peer.placeholder {
+        let pswitch = peer.kind == NodeKind::Switch;
+        let pp = b.port_mut(NodeIdx(bi as u32), if pswitch { 0 } else { pb });
+        let pp = pp.map_err(|e| crate::Error::Input(e.to_string()))?;
+        if let Some(lid) = l.peer_lid {
+            pp.lid = lid;
+        }
+        match (pswitch, l.remote_guid) {
+            (false, Some(g)) => pp.guid = g,
+            (true, _) if pp.guid.0 == 0 => pp.guid = peer.guid,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The error for a link whose two copies disagree: names this line and the
+/// line that cabled the busy port before.
+fn asymmetric(
+    r: &Records<'_>,
+    b: &FabricBuilder,
+    pr: &PortRec<'_>,
+    (a, pa): (NodeIdx, u8),
+    (bn, pb): (NodeIdx, u8),
+    slot_start: &[usize],
+    line_of: &[u32],
+) -> ParseError {
+    let id = |n: NodeIdx| r.nodes[n.ix()].id;
+    let busy = |n: NodeIdx, p: u8| b.port(n, p).and_then(|x| x.peer);
+    let (sn, sp) = if busy(a, pa).is_some() { (a, pa) } else { (bn, pb) };
+    let other = busy(sn, sp);
+    let prev = line_of[slot_start[sn.ix()] + sp as usize];
+    let here = format!("\"{}\"[{pa}] cabled to \"{}\"[{pb}]", id(a), id(bn));
+    let Some(other) = other.filter(|_| prev != NO_LINE) else {
+        return r.error(pr.line_off, pr.line_len, "a link consistent with the other lines", here);
+    };
+    let p = &r.ports[prev as usize];
+    let (pl, _) = line_col(r.text, p.line_off);
+    let expected = format!(
+        "a link that agrees with line {pl}, which cables \"{}\"[{sp}] to \"{}\"[{}]",
+        id(sn),
+        id(other.node),
+        other.port
+    );
+    r.error(pr.line_off, pr.line_len, expected, format!("{here} (asymmetric link)"))
+        .with_secondary(p.line_off, p.line_len, "the other copy of the link")
+}
+
+fn one_sided_warning(r: &Records<'_>, b: &FabricBuilder, slot_start: &[usize], listed: &[bool], warnings: &mut Vec<String>) {
+    let mut count = 0usize;
+    let mut first = None;
+    for (i, n) in r.nodes.iter().enumerate() {
+        if n.placeholder {
+            continue;
+        }
+        for p in 1..=n.num_ports {
+            let cabled = b.port(NodeIdx(i as u32), p).is_some_and(|x| x.peer.is_some());
+            if cabled && !listed[slot_start[i] + p as usize] {
+                count += 1;
+                first.get_or_insert((n.id, p));
+            }
+        }
+    }
+    if let Some((id, p)) = first {
+        warnings.push(format!(
+            "{}: {count} link end(s) are listed from the other end only (first: \"{id}\"[{p}])",
+            r.file
+        ));
+    }
+}

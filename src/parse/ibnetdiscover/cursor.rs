@@ -1,0 +1,223 @@
+//! A byte cursor over one line, for the hand-shaped ibnetdiscover grammar.
+//!
+//! Tokens are cut with nom's `complete` parsers; the cursor only tracks the
+//! column so that every failure becomes a [`LineError`] pointing at the
+//! offending byte (the caller adds the line's offset in the file).
+
+use nom::character::complete::{digit1, hex_digit1};
+
+use crate::model::Guid;
+
+/// A syntax error inside one line: byte offset in the line, span length,
+/// what the grammar wanted and (optionally) what was there instead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineError {
+    pub at: usize,
+    pub len: usize,
+    pub expected: String,
+    /// Empty: the rest of the line is shown.
+    pub found: String,
+}
+
+impl LineError {
+    pub fn new(at: usize, len: usize, expected: impl Into<String>) -> Self {
+        LineError {
+            at,
+            len,
+            expected: expected.into(),
+            found: String::new(),
+        }
+    }
+
+    pub fn found(mut self, found: impl Into<String>) -> Self {
+        self.found = found.into();
+        self
+    }
+}
+
+pub type LineResult<T> = Result<T, LineError>;
+
+/// Position in a line.
+pub struct Cursor<'a> {
+    pub line: &'a str,
+    pub pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    pub fn new(line: &'a str) -> Self {
+        Cursor { line, pos: 0 }
+    }
+
+    /// The unread part.
+    pub fn rest(&self) -> &'a str {
+        &self.line[self.pos..]
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.line.len()
+    }
+
+    /// Skips spaces and TABs (separators are optional: PuTTY logs lose them).
+    pub fn ws(&mut self) {
+        let r = self.rest();
+        self.pos += r.len() - r.trim_start_matches([' ', '\t']).len();
+    }
+
+    /// Consumes `s` if the rest starts with it.
+    pub fn eat(&mut self, s: &str) -> bool {
+        if self.rest().starts_with(s) {
+            self.pos += s.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes `s` or fails with `expected`.
+    pub fn expect(&mut self, s: &str, expected: &str) -> LineResult<()> {
+        if self.eat(s) {
+            Ok(())
+        } else {
+            Err(self.error(expected))
+        }
+    }
+
+    /// An error at the cursor spanning the next token.
+    pub fn error(&self, expected: impl Into<String>) -> LineError {
+        let len = self
+            .rest()
+            .find([' ', '\t'])
+            .unwrap_or(self.rest().len())
+            .max(1);
+        LineError::new(self.pos, len, expected)
+    }
+
+    /// A decimal integer no larger than `max`.
+    pub fn uint(&mut self, max: u64, what: &str) -> LineResult<u64> {
+        let start = self.pos;
+        let res: nom::IResult<&str, &str> = digit1(self.rest());
+        let Ok((_, digits)) = res else {
+            return Err(self.error(what));
+        };
+        self.pos += digits.len();
+        match digits.parse::<u64>() {
+            Ok(v) if v <= max => Ok(v),
+            _ => Err(LineError::new(start, digits.len(), format!("{what} (at most {max})"))
+                .found(format!("`{digits}`"))),
+        }
+    }
+
+    /// A GUID: optional `0x`, 1 to 16 hex digits (formats.md §0.4). The
+    /// token must end at a non-alphanumeric byte, so `9c05<redacted>` and
+    /// 17-digit values are rejected rather than cut short.
+    pub fn guid(&mut self) -> LineResult<Guid> {
+        let start = self.pos;
+        let _ = self.eat("0x") || self.eat("0X");
+        let res: nom::IResult<&str, &str> = hex_digit1(self.rest());
+        let digits = res.map(|(_, d)| d).unwrap_or("");
+        let end = self.pos + digits.len();
+        let next = self.line.as_bytes().get(end).copied();
+        let bad_tail = next.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'<');
+        if digits.is_empty() || digits.len() > 16 || bad_tail {
+            let tok_end = self.line[start..]
+                .find(['"', '(', ')', '[', ' ', '\t'])
+                .map_or(self.line.len(), |i| start + i);
+            let tok = &self.line[start..tok_end.max(start)];
+            return Err(LineError::new(start, tok.len().max(1), "a GUID (1 to 16 hex digits)")
+                .found(format!("`{tok}`")));
+        }
+        self.pos = end;
+        u64::from_str_radix(digits, 16)
+            .map(Guid)
+            .map_err(|_| LineError::new(start, digits.len(), "a GUID (1 to 16 hex digits)"))
+    }
+
+    /// `"text"`: returns the text and its offset. Ids never contain `"`.
+    pub fn quoted(&mut self, what: &str) -> LineResult<(&'a str, usize)> {
+        self.expect("\"", &format!("`\"` opening {what}"))?;
+        let start = self.pos;
+        match self.rest().find('"') {
+            Some(i) => {
+                self.pos += i + 1;
+                Ok((&self.line[start..start + i], start))
+            }
+            None => Err(LineError::new(self.line.len(), 0, format!("`\"` closing {what}"))
+                .found("end of line")),
+        }
+    }
+
+    /// `[N]` with `N <= 255`, and the `[ext N]` panel port that `-g` adds.
+    pub fn port_number(&mut self, what: &str) -> LineResult<(u8, usize)> {
+        self.expect("[", &format!("`[` before {what}"))?;
+        let at = self.pos;
+        let p = self.uint(255, what)? as u8;
+        self.expect("]", &format!("`]` after {what}"))?;
+        if self.rest().starts_with("[ext") {
+            self.pos += 4;
+            self.ws();
+            self.uint(u64::MAX, "external port number")?;
+            self.expect("]", "`]` after the external port number")?;
+        }
+        Ok((p, at))
+    }
+
+    /// `(guid)` if present.
+    pub fn paren_guid(&mut self) -> LineResult<Option<Guid>> {
+        if !self.eat("(") {
+            return Ok(None);
+        }
+        let g = self.guid()?;
+        self.expect(")", "`)` after the port GUID")?;
+        Ok(Some(g))
+    }
+}
+
+/// A number as `strtoull(s, 0)` reads it: `0x` hex, leading `0` octal,
+/// else decimal (ibsim's directives go through it).
+pub fn c_number(s: &str) -> Option<u64> {
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        if h.is_empty() || h.len() > 16 {
+            return None;
+        }
+        u64::from_str_radix(h, 16).ok()
+    } else if s.len() > 1 && s.starts_with('0') {
+        u64::from_str_radix(&s[1..], 8).ok()
+    } else {
+        s.parse().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guid_tokens() {
+        let mut c = Cursor::new("0x8f10400410015(");
+        assert_eq!(c.guid(), Ok(Guid(0x8f10400410015)));
+        assert_eq!(c.rest(), "(");
+        let mut c = Cursor::new("9c05<redacted>\"");
+        let e = c.guid().unwrap_err();
+        assert_eq!(e.found, "`9c05<redacted>`");
+        let mut c = Cursor::new("00000000000000001)");
+        assert!(c.guid().is_err());
+    }
+
+    #[test]
+    fn numbers_as_strtoull() {
+        assert_eq!(c_number("0x200000"), Some(0x200000));
+        assert_eq!(c_number("010"), Some(8));
+        assert_eq!(c_number("12"), Some(12));
+        assert_eq!(c_number("0"), Some(0));
+        assert_eq!(c_number("x"), None);
+    }
+
+    #[test]
+    fn ports_with_ext_and_bounds() {
+        let mut c = Cursor::new("[3][ext 12]\t");
+        assert_eq!(c.port_number("port").map(|p| p.0), Ok(3));
+        assert_eq!(c.rest(), "\t");
+        let mut c = Cursor::new("[300]");
+        assert!(c.port_number("port").is_err());
+    }
+}

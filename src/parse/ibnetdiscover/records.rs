@@ -1,0 +1,264 @@
+//! The first pass: node records with their port lines, all borrowed from
+//! the text, and the GUID each node gets.
+//!
+//! ibnetdiscover names carry the node GUID (`"S-%016x"`, formats.md §0.6)
+//! and `switchguid=`/`caguid=`/`rtguid=` repeat it. ibsim ids are free
+//! text: there the GUID comes from a per-type base that `switchguid=` and
+//! friends reset and each node advances (ibsim `sim_net.c`, formats.md §2).
+
+use super::lines::{Directive, Header, Line, PortLine};
+use crate::error::{ParseError, Result};
+use crate::model::{Guid, Lid, NodeKind};
+
+/// First GUID ibsim gives to CAs, switches and routers when the file sets none.
+pub const IBSIM_GUID_BASE: [u64; 3] = [0x100000, 0x200000, 0x300000];
+
+/// One node: from its own record, or (ibnetdiscover) made up from the
+/// references to it when the file has no record for it.
+#[derive(Debug)]
+pub struct NodeRec<'a> {
+    pub kind: NodeKind,
+    pub id: &'a str,
+    /// Offset of the header line (or of the first reference).
+    pub line_off: usize,
+    pub line_len: usize,
+    pub num_ports: u8,
+    pub desc: &'a str,
+    pub guid: Guid,
+    pub port0_guid: Option<Guid>,
+    pub vendor_id: Option<u32>,
+    pub device_id: Option<u32>,
+    pub sysimg_guid: Option<Guid>,
+    pub lid: Option<Lid>,
+    pub lmc: Option<u8>,
+    pub enhanced: Option<bool>,
+    /// No record of its own: built from references.
+    pub placeholder: bool,
+}
+
+/// One port line of a record.
+#[derive(Debug)]
+pub struct PortRec<'a> {
+    pub owner: u32,
+    pub line_off: usize,
+    pub line_len: usize,
+    pub line: PortLine<'a>,
+}
+
+/// Directives waiting for the next node.
+#[derive(Default)]
+struct Pending {
+    vendor_id: Option<u32>,
+    device_id: Option<u32>,
+    sysimg_guid: Option<Guid>,
+    guid: [Option<u64>; 3],
+    port0: Option<Guid>,
+}
+
+/// Everything read so far.
+pub struct Records<'a> {
+    pub file: &'a str,
+    pub text: &'a str,
+    pub ibsim: bool,
+    pub nodes: Vec<NodeRec<'a>>,
+    pub ports: Vec<PortRec<'a>>,
+    current: Option<u32>,
+    pending: Pending,
+    ibsim_base: [u64; 3],
+}
+
+fn kind_slot(k: NodeKind) -> usize {
+    match k {
+        NodeKind::Ca => 0,
+        NodeKind::Switch => 1,
+        NodeKind::Router => 2,
+    }
+}
+
+/// The node GUID encoded in an ibnetdiscover name (`S-`, `H-`, `R-`, `?-`).
+/// `Some(Err(at))` when the name has the shape but not a valid GUID.
+pub fn guid_of_name(id: &str) -> Option<std::result::Result<(NodeKind, Guid), ()>> {
+    let b = id.as_bytes();
+    if b.len() < 2 || b[1] != b'-' {
+        return None;
+    }
+    let kind = match b[0] {
+        b'S' => NodeKind::Switch,
+        b'H' | b'?' => NodeKind::Ca,
+        b'R' => NodeKind::Router,
+        _ => return None,
+    };
+    Some(Guid::parse(&id[2..]).map(|g| (kind, g)).ok_or(()))
+}
+
+impl<'a> Records<'a> {
+    pub fn new(file: &'a str, text: &'a str, ibsim: bool) -> Self {
+        Records {
+            file,
+            text,
+            ibsim,
+            nodes: Vec::new(),
+            ports: Vec::with_capacity(text.len() / 64),
+            current: None,
+            pending: Pending::default(),
+            ibsim_base: IBSIM_GUID_BASE,
+        }
+    }
+
+    /// Whether port lines would belong to a record now.
+    pub fn in_record(&self) -> bool {
+        self.current.is_some()
+    }
+
+    /// Closes the open record (a blank or foreign line ends it, as in ibsim).
+    pub fn end_record(&mut self) {
+        self.current = None;
+    }
+
+    pub fn error(&self, at: usize, len: usize, expected: impl Into<String>, found: impl Into<String>) -> ParseError {
+        ParseError::at(self.file, self.text, at, len, expected, found)
+    }
+
+    /// Takes one classified line starting at byte `off` (`len` bytes).
+    pub fn line(&mut self, line: Line<'a>, off: usize, len: usize) -> Result<()> {
+        match line {
+            Line::Blank | Line::Unknown => self.current = None,
+            Line::Skip => {}
+            Line::Directive(d) => {
+                self.current = None;
+                self.directive(d);
+            }
+            Line::Header(h) => self.header(h, off, len)?,
+            Line::Port(p) => self.port(p, off, len)?,
+            Line::Unsupported(what) => {
+                let e = self
+                    .error(off, len, "a topology line", format!("the ibsim `{what}` directive"))
+                    .with_help(format!(
+                        "routec reads self-contained net files: `{what}` is not supported; \
+                         expand it into plain records (see formats/ibsim-net.md)"
+                    ));
+                return Err(e.into());
+            }
+        }
+        Ok(())
+    }
+
+    fn directive(&mut self, d: Directive) {
+        let p = &mut self.pending;
+        match d {
+            Directive::VendId(v) => p.vendor_id = Some(v),
+            Directive::DevId(v) => p.device_id = Some(v),
+            Directive::SysImgGuid(g) => p.sysimg_guid = Some(g),
+            Directive::NodeGuid {
+                kind,
+                value,
+                relative,
+                port0,
+            } => {
+                let slot = kind_slot(kind);
+                if self.ibsim {
+                    let base = &mut self.ibsim_base[slot];
+                    *base = if relative { base.wrapping_add(value) } else { value };
+                } else {
+                    p.guid[slot] = Some(value);
+                }
+                if kind == NodeKind::Switch {
+                    p.port0 = port0;
+                }
+            }
+            Directive::Ignored => {}
+        }
+    }
+
+    fn header(&mut self, h: Header<'a>, off: usize, len: usize) -> Result<()> {
+        let slot = kind_slot(h.kind);
+        let guid = if self.ibsim {
+            let g = self.ibsim_base[slot];
+            let step = if h.kind == NodeKind::Switch { 1 } else { h.num_ports as u64 + 1 };
+            self.ibsim_base[slot] = g.wrapping_add(step);
+            Guid(g)
+        } else {
+            let from_name = match guid_of_name(h.id) {
+                Some(Ok((_, g))) => Some(g),
+                Some(Err(())) => {
+                    let e = self.error(off + h.id_at + 2, h.id.len() - 2, "a GUID (1 to 16 hex digits)", format!("`{}`", &h.id[2..]));
+                    return Err(e.into());
+                }
+                None => None,
+            };
+            match (self.pending.guid[slot].take(), from_name) {
+                (Some(d), Some(n)) if d != n.0 => {
+                    let e = self.error(
+                        off + h.id_at,
+                        h.id.len(),
+                        format!("the GUID given by the guid= line above (0x{d:x})"),
+                        format!("`{}`", h.id),
+                    );
+                    return Err(e.into());
+                }
+                (Some(d), _) => Guid(d),
+                (None, Some(n)) => n,
+                (None, None) => {
+                    let e = self
+                        .error(off + h.id_at, h.id.len(), "a node name like \"S-<GUID>\" or a guid= line before the record", format!("`\"{}\"`", h.id))
+                        .with_help("ibsim net files name nodes freely: use --format ibsim");
+                    return Err(e.into());
+                }
+            }
+        };
+        let p = std::mem::take(&mut self.pending);
+        let desc = match h.desc {
+            Some(d) => d,
+            None if self.ibsim => h.id,
+            None => "",
+        };
+        self.current = Some(self.nodes.len() as u32);
+        self.nodes.push(NodeRec {
+            kind: h.kind,
+            id: h.id,
+            line_off: off,
+            line_len: len,
+            num_ports: h.num_ports,
+            desc,
+            guid,
+            port0_guid: if h.kind == NodeKind::Switch { p.port0 } else { None },
+            vendor_id: p.vendor_id,
+            device_id: p.device_id,
+            sysimg_guid: p.sysimg_guid,
+            lid: h.lid,
+            lmc: h.lmc,
+            enhanced: h.enhanced,
+            placeholder: false,
+        });
+        Ok(())
+    }
+
+    fn port(&mut self, p: PortLine<'a>, off: usize, len: usize) -> Result<()> {
+        let Some(owner) = self.current else {
+            let e = self.error(off, len, "a node header (`Switch`, `Ca`, `Rt`) before this port line", "");
+            return Err(e.into());
+        };
+        if !self.ibsim {
+            if p.remote_port.is_none() {
+                let e = self.error(off + p.remote_port_at, 1, "`[port]` after the peer name", "");
+                return Err(e.into());
+            }
+            if let Some(Err(())) = guid_of_name(p.remote) {
+                let e = self.error(
+                    off + p.remote_at + 2,
+                    p.remote.len() - 2,
+                    "a GUID (1 to 16 hex digits)",
+                    format!("`{}`", &p.remote[2..]),
+                );
+                return Err(e.into());
+            }
+        }
+        self.ports.push(PortRec {
+            owner,
+            line_off: off,
+            line_len: len,
+            line: p,
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,128 @@
+//! OpenSM's LFT assignment (algorithms.md §2.2; `osm_ucast_mgr.c`:
+//! `ucast_mgr_process_tbl`, `ucast_mgr_process_port`; `osm_switch.c`:
+//! `osm_switch_recommend_path`), for a fresh SM (`ignore_existing_lfts`) with
+//! default options. Every switch is independent, so switches run in parallel
+//! and the result does not depend on the thread count.
+
+use rayon::prelude::*;
+
+use super::order::{NO_SWITCH, Target};
+use super::{NO_PATH, SwitchGraph};
+use crate::model::{Fabric, Lfts, Lid, NO_ROUTE};
+
+/// The hop tables an engine hands to the assignment.
+pub trait LeastHops: Sync {
+    /// Least hops from switch `s` to switch `x` ([`NO_PATH`] if none).
+    fn least(&self, s: usize, x: usize) -> u8;
+    /// Whether port-end `e` (a port of switch `s`) has `least` hops to `x`,
+    /// i.e. `hops[s][x][port(e)] == least`.
+    fn on_least_path(&self, e: usize, x: usize, least: u8) -> bool;
+}
+
+/// Per-thread buffers, reused from switch to switch.
+struct Scratch {
+    /// Least-hop ports of this switch towards each switch `x`:
+    /// `ports[start[x]..start[x + 1]]`, ascending.
+    start: Vec<u32>,
+    ports: Vec<u8>,
+    /// Routes through each port so far (only CA/router LIDs count).
+    cnt: [u32; 256],
+}
+
+/// Fills the LFT of every switch. `order` is the port order list.
+pub fn assign(fabric: &Fabric, g: &SwitchGraph, hops: &impl LeastHops, order: &[Target], max_lid: Lid) -> Lfts {
+    let n = g.num_switches();
+    let mut lfts = Lfts::new(n, max_lid);
+    let max_offsets = order.iter().map(|t| 1u32 << t.lmc.min(7)).max().unwrap_or(1);
+    let num_ports: Vec<u32> = (0..n)
+        .map(|s| fabric.node(fabric.switch_node(crate::model::SwIdx(s as u32))).num_ports as u32 + 1)
+        .collect();
+    lfts.rows_mut().enumerate().par_bridge().for_each_init(
+        || Scratch {
+            start: Vec::with_capacity(n + 1),
+            ports: Vec::new(),
+            cnt: [0; 256],
+        },
+        |sc, (s, row)| {
+            candidates(g, hops, s, sc);
+            sc.cnt = [0; 256];
+            for off in 0..max_offsets {
+                for t in order {
+                    if off >= 1u32 << t.lmc.min(7) {
+                        continue;
+                    }
+                    let lid = t.lid as usize + off as usize;
+                    if lid >= row.len() {
+                        continue;
+                    }
+                    let start = if off == 0 { 1 } else { row[lid - 1] as u32 + 1 };
+                    let port = route_one(sc, s, t, start, num_ports[s]);
+                    row[lid] = port;
+                    if port != NO_ROUTE && !t.is_switch {
+                        sc.cnt[port as usize] += 1;
+                    }
+                }
+            }
+        },
+    );
+    lfts
+}
+
+/// The port switch `s` uses towards `t`: its own port for local targets,
+/// otherwise the least-hop port with the strictly smallest counter, scanning
+/// ports cyclically from `start` (1 for base LIDs; LMC offsets rotate).
+#[inline]
+fn route_one(sc: &Scratch, s: usize, t: &Target, start: u32, num_ports: u32) -> u8 {
+    if t.sw == NO_SWITCH {
+        return NO_ROUTE;
+    }
+    let x = t.sw as usize;
+    if x == s {
+        return t.port;
+    }
+    let cands = &sc.ports[sc.start[x] as usize..sc.start[x + 1] as usize];
+    let Some((&first, rest)) = cands.split_first() else {
+        return NO_ROUTE;
+    };
+    if start <= 1 {
+        let (mut best, mut best_cnt) = (first, sc.cnt[first as usize]);
+        for &q in rest {
+            let c = sc.cnt[q as usize];
+            if c < best_cnt {
+                best = q;
+                best_cnt = c;
+            }
+        }
+        return best;
+    }
+    let key = |q: u8| ((q as u32 + num_ports - start % num_ports) % num_ports, sc.cnt[q as usize]);
+    cands
+        .iter()
+        .copied()
+        .min_by_key(|&q| {
+            let (pos, c) = key(q);
+            (c, pos)
+        })
+        .unwrap_or(NO_ROUTE)
+}
+
+/// Lists, for switch `s` and every switch `x`, the ports of `s` on a
+/// least-hop path to `x`.
+fn candidates(g: &SwitchGraph, hops: &impl LeastHops, s: usize, sc: &mut Scratch) {
+    sc.start.clear();
+    sc.ports.clear();
+    let ends = g.ends(s);
+    for x in 0..g.num_switches() {
+        sc.start.push(sc.ports.len() as u32);
+        let least = hops.least(s, x);
+        if least == NO_PATH || x == s {
+            continue;
+        }
+        for e in ends.clone() {
+            if hops.on_least_path(e, x, least) {
+                sc.ports.push(g.port[e]);
+            }
+        }
+    }
+    sc.start.push(sc.ports.len() as u32);
+}

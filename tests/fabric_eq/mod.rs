@@ -1,0 +1,80 @@
+//! Compares two fabrics node by node and port by port, by GUID (node
+//! indices may differ between formats), with a readable diff on failure.
+
+#![allow(dead_code)]
+
+use routec::model::{Fabric, NodeKind, Speed, Width};
+
+/// One port, its cable named by the far node's GUID.
+#[derive(Debug, PartialEq)]
+pub struct PortView {
+    pub num: u8,
+    pub guid: u64,
+    pub lid: u16,
+    pub lmc: u8,
+    pub peer: Option<(u64, u8)>,
+    pub width: Width,
+    pub speed: Speed,
+}
+
+/// One node with its ports.
+#[derive(Debug, PartialEq)]
+pub struct NodeView {
+    pub guid: u64,
+    pub kind: NodeKind,
+    pub desc: String,
+    pub num_ports: u8,
+    pub sysimg_guid: Option<u64>,
+    pub vendor_id: Option<u32>,
+    pub device_id: Option<u32>,
+    pub enhanced_port0: Option<bool>,
+    pub ports: Vec<PortView>,
+}
+
+/// Nodes sorted by GUID. `lids_only` keeps LMC only where a LID is set
+/// (formats with one LMC per node cannot tell the LMC of a port without LID).
+pub fn view(f: &Fabric) -> Vec<NodeView> {
+    let mut v: Vec<NodeView> = f
+        .node_indices()
+        .map(|n| {
+            let node = f.node(n);
+            let ports = f
+                .ports(n)
+                .iter()
+                .enumerate()
+                .map(|(i, p)| PortView {
+                    num: i as u8,
+                    guid: p.guid.0,
+                    lid: p.lid,
+                    lmc: if p.lid == 0 { 0 } else { p.lmc },
+                    peer: p.peer.map(|q| (f.node(q.node).guid.0, q.port)),
+                    width: p.width,
+                    speed: p.speed,
+                })
+                .collect();
+            NodeView {
+                guid: node.guid.0,
+                kind: node.kind,
+                desc: node.desc.clone(),
+                num_ports: node.num_ports,
+                sysimg_guid: node.sysimg_guid.map(|g| g.0),
+                vendor_id: node.vendor_id,
+                device_id: node.device_id,
+                enhanced_port0: node.enhanced_port0,
+                ports,
+            }
+        })
+        .collect();
+    v.sort_by_key(|n| n.guid);
+    v
+}
+
+/// Asserts that `a` and `b` describe the same fabric, node by node.
+pub fn assert_same_fabric(a: &Fabric, b: &Fabric) {
+    let (va, vb) = (view(a), view(b));
+    assert_eq!(va.len(), vb.len(), "node counts differ");
+    for (x, y) in va.iter().zip(&vb) {
+        assert_eq!(x, y, "node {:#x} differs", x.guid);
+    }
+    assert_eq!(a.links().count(), b.links().count(), "link counts differ");
+}
