@@ -1,1 +1,4 @@
 //! Generators of fabrics (PGFT) for tests, benchmarks and users.
+
+pub mod faults;
+pub mod pgft;

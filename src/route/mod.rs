@@ -2,9 +2,12 @@
 //! into forwarding tables. Engines know no file format and do not grade
 //! themselves: [`crate::verify`] checks their tables.
 
+pub mod dmodc;
 pub mod minhop;
 pub mod opensm;
 pub mod updn;
+
+pub use dmodc::Dmodc;
 
 use crate::model::{Fabric, Guid, LidMap, Lfts, SwIdx};
 
@@ -110,6 +113,7 @@ pub fn engine_by_name(name: &str) -> Option<Box<dyn Engine>> {
     match name {
         "minhop" => Some(Box::new(minhop::MinHop)),
         "updn" => Some(Box::new(updn::UpDown)),
+        "dmodc" => Some(Box::new(Dmodc::default())),
         _ => None,
     }
 }

@@ -1,0 +1,192 @@
+//! Dmodc (Gliksberg et al., "High-Quality Fault Resiliency in Fat-Trees",
+//! IEEE Micro 2020; seed `dmodc-fault-resiliency-in-fat-trees.txt` §3):
+//! Dmodk's closed-form port choice on explicitly computed up–down costs, so
+//! that degraded PGFTs keep well-balanced deterministic routes.
+//!
+//! Stages: [`groups`] (ranks, port groups, §3.1), [`costs`] (Procedure 1,
+//! §3.2–3.3), [`dests`] (node numbering), [`routes`] (formulas (1)–(4),
+//! §3.4). Every choice the paper leaves open is in `formats/dmodc.md`.
+
+pub mod costs;
+pub mod dests;
+pub mod groups;
+pub mod routes;
+
+use rayon::prelude::*;
+
+use crate::model::{Fabric, LidMap, Lfts, SwIdx};
+use crate::route::{AltPorts, Engine, Note, Promise, RouteError, RouteOptions, Routing};
+
+use groups::Ranked;
+use routes::{RouteCtx, Scratch};
+
+/// Unreachable leaf pairs named in the error message.
+const PAIRS_SHOWN: usize = 5;
+
+/// The Dmodc engine. `with_alt_ports` also returns the alternative port
+/// sets P_{s,d} of formula (2) (`Routing::alt_ports`); they cost one list
+/// per (switch, LID), so the command line (`--engine dmodc`) leaves them off.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Dmodc {
+    pub with_alt_ports: bool,
+}
+
+impl Engine for Dmodc {
+    fn name(&self) -> &'static str {
+        "dmodc"
+    }
+
+    fn route(&self, fabric: &Fabric, lids: &LidMap, opts: &RouteOptions) -> Result<Routing, RouteError> {
+        let ranked = Ranked::new(fabric).map_err(|message| RouteError { message, help: None })?;
+        let costs = costs::compute(&ranked);
+        check_validity(&ranked, &costs)?;
+        let dests = dests::build(fabric, &ranked, opts.node_order.as_deref());
+        let ctx = RouteCtx::new(&ranked, &costs, &dests);
+        let mut lfts = Lfts::new(fabric.num_switches(), lids.max_lid());
+        let alt_rows = fill(fabric, &ranked, &ctx, &mut lfts, self.with_alt_ports);
+        let mut notes = Vec::new();
+        note_gaps(fabric, &ranked, &dests, &lfts, &mut notes);
+        let mut up_down = vec![crate::model::rank::UNRANKED; fabric.num_switches()];
+        for (i, s) in ranked.order.iter().enumerate() {
+            up_down[s.ix()] = ranked.rank[i] as u32;
+        }
+        Ok(Routing {
+            engine: "dmodc",
+            alt_ports: alt_rows.map(|rows| pack_alt(rows, lfts.stride())),
+            lfts,
+            roots: Vec::new(),
+            promise: Promise {
+                up_down_ranks: Some(up_down),
+            },
+            notes,
+        })
+    }
+}
+
+type AltRow = Vec<(u16, Vec<u8>)>;
+
+/// Fills every LFT row in parallel (one switch per task).
+fn fill(fabric: &Fabric, r: &Ranked, ctx: &RouteCtx<'_>, lfts: &mut Lfts, alt: bool) -> Option<Vec<AltRow>> {
+    let n = r.len();
+    let rows: Vec<AltRow> = lfts
+        .rows_mut()
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .enumerate()
+        .map_init(
+            || Scratch::new(n),
+            |sc, (sw, row)| {
+                let mut alt_row = alt.then(Vec::new);
+                match r.internal[sw] {
+                    u32::MAX => fill_unranked(fabric, SwIdx(sw as u32), row),
+                    i => ctx.fill_row(i as usize, row, sc, alt_row.as_mut()),
+                }
+                alt_row.unwrap_or_default()
+            },
+        )
+        .collect();
+    alt.then_some(rows)
+}
+
+/// A switch no leaf reaches routes only its own LID and its own end ports.
+fn fill_unranked(fabric: &Fabric, sw: SwIdx, row: &mut [u8]) {
+    let node = fabric.switch_node(sw);
+    let mut put = |lid: u16, lmc: u8, port: u8| {
+        let lo = lid as usize;
+        let hi = (lo + (1usize << lmc.min(7))).min(row.len());
+        if lid != 0 && lo < hi {
+            row[lo..hi].fill(port);
+        }
+    };
+    let own = fabric.port(node, 0);
+    put(own.lid, own.lmc, 0);
+    for (p, port) in fabric.ports(node).iter().enumerate().skip(1) {
+        if let Some(peer) = port.peer.filter(|q| fabric.is_endpoint(q.node)) {
+            let end = fabric.port(peer.node, peer.port);
+            if crate::model::lids::is_assigned(end.lid) {
+                put(end.lid, end.lmc, p as u8);
+            }
+        }
+    }
+}
+
+/// §4.1: every leaf must reach every other leaf.
+fn check_validity(r: &Ranked, costs: &costs::Costs) -> Result<(), RouteError> {
+    let (count, first) = costs::unreachable_leaf_pairs(costs, r.num_leaves, PAIRS_SHOWN);
+    if count == 0 {
+        return Ok(());
+    }
+    let shown: Vec<String> = first
+        .iter()
+        .map(|&(a, b)| format!("{} -> {}", r.guid[a], r.guid[b]))
+        .collect();
+    Err(RouteError {
+        message: format!(
+            "dmodc: {count} ordered leaf switch pairs have no up-down path (first: {})",
+            shown.join(", ")
+        ),
+        help: Some("the faults split the fat-tree: no route table can be deadlock-free up-down; \
+                    restore links or route with another engine"
+            .into()),
+    })
+}
+
+/// Notes for what the tables leave unrouted on purpose.
+fn note_gaps(fabric: &Fabric, r: &Ranked, dests: &dests::Dests, lfts: &Lfts, notes: &mut Vec<Note>) {
+    if !r.unranked.is_empty() {
+        notes.push(Note {
+            code: "D001",
+            message: format!(
+                "{} switches are not connected to any leaf (first {}); only their own LIDs are routed",
+                r.unranked.len(),
+                fabric.node(fabric.switch_node(r.unranked[0])).guid
+            ),
+        });
+    }
+    let mut holes = 0usize;
+    for (i, s) in r.order.iter().enumerate() {
+        let row = lfts.row(s.ix());
+        for t in 0..r.len() {
+            if t != i {
+                holes += dests.of(t).iter().filter(|d| row[d.lid as usize] == crate::model::NO_ROUTE).count();
+            }
+        }
+    }
+    if holes > 0 {
+        notes.push(Note {
+            code: "D002",
+            message: format!(
+                "{holes} switch-to-switch-LID entries have no up-down path and stay unrouted \
+                 (as OpenSM updn; formats/dmodc.md)"
+            ),
+        });
+    }
+    if !dests.unknown_order_guids.is_empty() {
+        notes.push(Note {
+            code: "D003",
+            message: format!(
+                "{} node-order GUIDs name no compute port of the fabric and were ignored (first {})",
+                dests.unknown_order_guids.len(),
+                dests.unknown_order_guids[0]
+            ),
+        });
+    }
+}
+
+/// Packs per-row (lid, ports) lists into [`AltPorts`].
+fn pack_alt(rows: Vec<AltRow>, stride: usize) -> AltPorts {
+    let mut offsets = Vec::with_capacity(rows.len() * stride + 1);
+    let mut ports = Vec::new();
+    for mut row in rows {
+        row.sort_by_key(|e| e.0);
+        let mut it = row.into_iter().peekable();
+        for lid in 0..stride {
+            offsets.push(ports.len() as u32);
+            if let Some((_, p)) = it.next_if(|e| e.0 as usize == lid) {
+                ports.extend(p);
+            }
+        }
+    }
+    offsets.push(ports.len() as u32);
+    AltPorts { offsets, ports, stride }
+}
