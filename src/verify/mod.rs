@@ -9,7 +9,7 @@
 //! the channel dependency graph. Results are [`Finding`]s with stable codes
 //! (`formats/findings.md`), gathered in a [`Verdict`].
 
-// pub mod cabling;
+pub mod cabling;
 mod cdg;
 pub mod finding;
 // pub mod quality;
