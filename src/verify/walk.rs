@@ -77,6 +77,9 @@ impl<T: Ord> TopK<T> {
     }
     pub fn push(&mut self, t: T) {
         self.total += 1;
+        if self.items.len() >= self.cap && self.items.last().is_some_and(|l| &t >= l) {
+            return;
+        }
         self.items.insert(t);
         if self.items.len() > self.cap {
             self.items.pop_last();
