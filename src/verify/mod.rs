@@ -12,7 +12,6 @@
 pub mod cabling;
 mod cdg;
 pub mod finding;
-// pub mod quality;
 mod render;
 pub mod sl2vl;
 mod topo;
