@@ -1,11 +1,16 @@
 //! `routec check`: verify existing tables, or compare cabling with a plan.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::common::{Global, not_yet};
 use super::Outcome;
+use super::common::Global;
+use crate::error::{Error, ParseError, Result};
+use crate::model::rank::{bfs_ranks, leaf_ranks};
+use crate::model::{Fabric, Guid, Lfts, LidMap, SwIdx};
+use crate::parse::{self, LoadOptions};
+use crate::verify::{self, VerifyOptions};
 
 /// Arguments of `routec check`.
 #[derive(Args, Debug)]
@@ -23,6 +28,13 @@ pub struct CheckArgs {
     /// Expected topology: report cabling differences against TOPO instead.
     #[arg(long, value_name = "EXPECTED_TOPO")]
     pub expect: Option<PathBuf>,
+    /// Also check routes that start at switches, and switch-LID routes, for
+    /// credit loops (ibdmchk -a).
+    #[arg(long)]
+    pub all_paths: bool,
+    /// Longest acceptable route, in switch-to-switch links.
+    #[arg(long, default_value_t = 64)]
+    pub hop_limit: u32,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -35,7 +47,163 @@ pub struct CheckArgs {
 }
 
 /// Runs `routec check`.
-pub fn run(args: CheckArgs, g: &Global) -> crate::Result<Outcome> {
-    let _ = (args, g);
-    Err(not_yet("check"))
+pub fn run(args: CheckArgs, g: &Global) -> Result<Outcome> {
+    let opts = LoadOptions {
+        format: args.format,
+        lenient: args.lenient,
+    };
+    let load = |p: &Path| -> Result<Fabric> {
+        let loaded = parse::load_topology(p, &opts)?;
+        if !g.quiet {
+            loaded
+                .warnings
+                .iter()
+                .for_each(|w| eprintln!("warning: {w}"));
+        }
+        Ok(loaded.fabric)
+    };
+    let actual = load(&args.topology)?;
+    if let Some(expected) = &args.expect {
+        let report = verify::cabling::compare(&load(expected)?, &actual);
+        print(args.json, &report, || report.render())?;
+        return Ok(if report.changes.is_empty() {
+            Outcome::Clean
+        } else {
+            Outcome::Findings
+        });
+    }
+    let Some(lfts_path) = &args.lfts else {
+        return Err(Error::Usage(
+            "check needs --lfts FILE|OUTDIR (or --expect EXPECTED_TOPO)".into(),
+        ));
+    };
+    let lids = LidMap::new(&actual)?;
+    if lids.iter().next().is_none() {
+        return Err(Error::Input(format!(
+            "{}: the topology carries no LIDs; check needs the LIDs the tables were made for",
+            args.topology.display()
+        )));
+    }
+    let set = crate::parse::lfts::read_tables(lfts_path)?;
+    let lfts = tables_for(&actual, &lids, &set, lfts_path, g)?;
+    let ranks = match args.roots.as_deref() {
+        None => None,
+        Some(r) => Some(ranks_from_roots(&actual, r)?),
+    };
+    let vopts = VerifyOptions {
+        up_down_ranks: ranks,
+        all_paths: args.all_paths,
+        hop_limit: args.hop_limit,
+        ..Default::default()
+    };
+    let verdict = verify::verify_tables(&actual, &lids, &lfts, &vopts);
+    print(args.json, &verdict, || verdict.render())?;
+    Ok(if verdict.is_clean() {
+        Outcome::Clean
+    } else {
+        Outcome::Findings
+    })
+}
+
+fn print<T: serde::Serialize>(json: bool, v: &T, text: impl FnOnce() -> String) -> Result<()> {
+    if json {
+        let s = serde_json::to_string_pretty(v).map_err(|e| Error::Input(e.to_string()))?;
+        println!("{s}");
+    } else {
+        print!("{}", text());
+    }
+    Ok(())
+}
+
+/// The tables of `set` in the fabric's switch order, matched by GUID.
+/// Switches the file lacks get empty tables (the check reports what breaks);
+/// switches the topology lacks are an input error.
+fn tables_for(
+    fabric: &Fabric,
+    lids: &LidMap,
+    set: &crate::parse::lfts::TableSet,
+    path: &Path,
+    g: &Global,
+) -> Result<Lfts> {
+    let mut out = Lfts::new(fabric.num_switches(), lids.max_lid());
+    let mut seen = vec![false; fabric.num_switches()];
+    for (i, t) in set.switches.iter().enumerate() {
+        let sw = fabric
+            .node_by_guid(t.guid)
+            .and_then(|n| fabric.switch_index(n))
+            .ok_or_else(|| {
+                Error::Input(format!(
+                    "{}: switch {} is not a switch of the topology",
+                    path.display(),
+                    t.guid
+                ))
+            })?;
+        seen[sw.ix()] = true;
+        let src = set.lft(i);
+        let row = out.row_mut(sw.ix());
+        let n = src.len().min(row.len());
+        row[..n].copy_from_slice(&src[..n]);
+    }
+    let missing = seen.iter().filter(|s| !**s).count();
+    if missing > 0 && !g.quiet {
+        eprintln!(
+            "warning: {}: no table for {missing} switch(es) of the topology",
+            path.display()
+        );
+    }
+    Ok(out)
+}
+
+/// Ranks from `top` (the switches farthest from the leaves) or a GUID file.
+fn ranks_from_roots(fabric: &Fabric, roots: &str) -> Result<Vec<u32>> {
+    let ids: Vec<SwIdx> = if roots == "top" {
+        let lr = leaf_ranks(fabric);
+        let max = lr
+            .iter()
+            .copied()
+            .filter(|&r| r != u32::MAX)
+            .max()
+            .unwrap_or(0);
+        (0..fabric.num_switches() as u32)
+            .filter(|&i| lr[i as usize] == max)
+            .map(SwIdx)
+            .collect()
+    } else {
+        let path = Path::new(roots);
+        let text = crate::io::read_text(path)?;
+        let mut ids = Vec::new();
+        let mut off = 0;
+        for line in text.split_inclusive('\n') {
+            let word = line.split('#').next().unwrap_or("").trim();
+            if !word.is_empty() {
+                let at = off + line.find(word).unwrap_or(0);
+                let g = Guid::parse(word).ok_or_else(|| {
+                    ParseError::at(
+                        &path.display().to_string(),
+                        &text,
+                        at,
+                        word.len(),
+                        "a GUID",
+                        "",
+                    )
+                })?;
+                let sw = fabric
+                    .node_by_guid(g)
+                    .and_then(|n| fabric.switch_index(n))
+                    .ok_or_else(|| {
+                        Error::Input(format!(
+                            "{}: {g} is not a switch of the topology",
+                            path.display()
+                        ))
+                    })?;
+                ids.push(sw);
+            }
+            off += line.len();
+        }
+        ids
+    };
+    if ids.is_empty() {
+        return Err(Error::Input(format!("no up/down roots in {roots}")));
+    }
+    Ok(bfs_ranks(fabric, &ids))
 }

@@ -1,6 +1,240 @@
 //! The verify stage: proves properties of forwarding tables from the tables
 //! alone (reachability, up/down, deadlock freedom, quality). It never calls
 //! an engine.
-pub mod mcast;
+//!
+//! [`verify_tables`] runs checks 1–3 of issue 6 in one destination-based
+//! pass (algorithms.md §3.2): for every LID, each switch's fate toward it is
+//! computed once by memoised next-hop walks from the source switches; the
+//! same pass collects the turns of the destination's in-tree, which become
+//! the channel dependency graph. Results are [`Finding`]s with stable codes
+//! (`formats/findings.md`), gathered in a [`Verdict`].
 
+pub mod cabling;
 pub mod congestion;
+mod cdg;
+pub mod finding;
+pub mod mcast;
+mod render;
+pub mod sl2vl;
+mod topo;
+pub mod updown;
+mod walk;
+
+use std::collections::BTreeMap;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+pub use finding::{Code, Finding, Hop, Severity};
+pub use sl2vl::Sl2Vl;
+
+use crate::model::{Fabric, LFT_BLOCK, Lfts, LidMap};
+
+/// What to check and how.
+#[derive(Clone, Debug)]
+pub struct VerifyOptions {
+    /// Switch ranks for the up/down check (by `SwIdx`, 0 = root), e.g.
+    /// `route::Promise::up_down_ranks` or `model::rank::bfs_ranks` from the
+    /// roots given to `check`. `None` skips the check.
+    pub up_down_ranks: Option<Vec<u32>>,
+    /// VL mapping for the deadlock check (identity by default).
+    pub sl2vl: Sl2Vl,
+    /// SL of each destination LID (index = LID); `None` = SL 0 for all.
+    /// Per-destination SLs are what destination-based VL schemes use.
+    pub sl_of_lid: Option<Vec<u8>>,
+    /// Longest acceptable route, in switch-to-switch links.
+    pub hop_limit: u32,
+    /// Also trace routes that start at switches (toward CA LIDs) and put
+    /// switch-LID routes into the CDG (ibdmchk `-a`). Off by default, as
+    /// in ibdmchk: management traffic toward switches is light and OpenSM's
+    /// min-hop tables are not credit-loop free for it.
+    pub all_paths: bool,
+    /// Findings kept per code (counts are always complete).
+    pub max_findings_per_code: usize,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            up_down_ranks: None,
+            sl2vl: Sl2Vl::identity(),
+            sl_of_lid: None,
+            hop_limit: 64,
+            all_paths: false,
+            max_findings_per_code: 10,
+        }
+    }
+}
+
+/// Figures from the pass, for reports.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Stats {
+    pub switches: usize,
+    /// LIDs of end ports, and of switches, that were checked.
+    pub ca_lids: usize,
+    pub switch_lids: usize,
+    /// (source end port, destination LID) pairs checked, and how many fail.
+    pub ca_pairs: u64,
+    pub unreachable_pairs: u64,
+    pub looping_pairs: u64,
+    /// (source switch, switch LID) pairs, and how many have no route.
+    pub switch_pairs: u64,
+    pub switch_pairs_unreachable: u64,
+    /// Switch-to-switch links of delivered end-port routes: histogram
+    /// (index = hops, value = pairs) and maximum.
+    pub hop_histogram: Vec<u64>,
+    pub max_hops: usize,
+    /// Channel dependency graph size.
+    pub cdg_channels: usize,
+    pub cdg_edges: usize,
+    pub vls_used: usize,
+    /// Strongly connected components with a cycle.
+    pub credit_loops: usize,
+    pub up_down_checked: bool,
+}
+
+/// The result of [`verify_tables`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Verdict {
+    /// The first findings of each code, ordered by code then LID.
+    pub findings: Vec<Finding>,
+    /// Occurrences per code, including those left out of `findings`.
+    pub counts: BTreeMap<String, u64>,
+    pub stats: Stats,
+}
+
+impl Verdict {
+    /// No error findings (warnings allowed).
+    pub fn is_clean(&self) -> bool {
+        self.errors() == 0
+    }
+
+    /// Number of error occurrences.
+    pub fn errors(&self) -> u64 {
+        Code::ALL
+            .iter()
+            .filter(|c| c.severity() == Severity::Error)
+            .filter_map(|c| self.counts.get(c.as_str()))
+            .sum()
+    }
+
+    /// Occurrences of `code`.
+    pub fn count(&self, code: Code) -> u64 {
+        self.counts.get(code.as_str()).copied().unwrap_or(0)
+    }
+}
+
+/// Checks reachability, the hop limit, up/down (when ranks are given) and
+/// deadlock freedom of `lfts` on `fabric`. Reads tables only; the result is
+/// the same whatever the thread count.
+pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyOptions) -> Verdict {
+    let topo = topo::Topo::new(fabric, lids);
+    let all: Vec<u32> = (0..fabric.num_switches() as u32).collect();
+    let leaves: Vec<u32> = all
+        .iter()
+        .copied()
+        .filter(|&s| topo.hosts[s as usize] > 0)
+        .collect();
+    let guids: Vec<u64> = fabric
+        .switches()
+        .iter()
+        .map(|&n| fabric.node(n).guid.0)
+        .collect();
+    let cx = walk::WalkCtx {
+        topo: &topo,
+        lfts,
+        sl2vl: &opts.sl2vl,
+        sl_of_lid: opts.sl_of_lid.as_deref(),
+        leaves: &leaves,
+        all: &all,
+        all_paths: opts.all_paths,
+        hop_limit: opts.hop_limit,
+        ranks: opts.up_down_ranks.as_deref(),
+        guids: &guids,
+        cap: opts.max_findings_per_code.max(1),
+    };
+    // Blocks of 64 LIDs: one cache line per switch row per block.
+    let top = topo.max_lid().min(lfts.top()) as usize;
+    let acc = (0..top / LFT_BLOCK + 1)
+        .into_par_iter()
+        .fold(
+            || walk::Acc::new(&cx),
+            |mut acc, b| {
+                let end = ((b + 1) * LFT_BLOCK).min(top + 1);
+                for lid in (b * LFT_BLOCK).max(1)..end {
+                    acc.destination(&cx, lid as u16);
+                }
+                acc
+            },
+        )
+        .reduce(|| walk::Acc::new(&cx), walk::Acc::merge);
+    let graph = cdg::Cdg::build(&topo, &acc.turns);
+    let (ncycles, cycles) = graph.cycles();
+    let mut stats = Stats {
+        switches: fabric.num_switches(),
+        ca_lids: topo.target.iter().flatten().filter(|t| t.is_end).count(),
+        switch_lids: topo.target.iter().flatten().filter(|t| !t.is_end).count(),
+        ca_pairs: acc.ca_pairs,
+        unreachable_pairs: acc.unreachable_pairs,
+        looping_pairs: acc.looping_pairs,
+        switch_pairs: acc.switch_pairs,
+        switch_pairs_unreachable: acc.switch_pairs_unreachable,
+        max_hops: acc.hop_hist.len().saturating_sub(1),
+        hop_histogram: acc.hop_hist.clone(),
+        cdg_channels: graph.nodes.len(),
+        cdg_edges: graph.num_edges(),
+        vls_used: 0,
+        credit_loops: ncycles,
+        up_down_checked: opts.up_down_ranks.is_some(),
+    };
+    let mut vls = 0u16;
+    for c in &graph.nodes {
+        vls |= 1 << c.vl;
+    }
+    stats.vls_used = vls.count_ones() as usize;
+    let r = render::Renderer {
+        fabric,
+        lids,
+        topo: &topo,
+        cap: cx.cap,
+    };
+    let mut findings = Vec::new();
+    let mut counts = BTreeMap::new();
+    let mut add = |code: Code, total: u64, list: Vec<Finding>| {
+        if total > 0 {
+            counts.insert(code.as_str().to_string(), total);
+        }
+        findings.extend(list);
+    };
+    add(
+        Code::V001,
+        acc.unreach_ca.total,
+        r.unreachable(Code::V001, &acc.unreach_ca.items),
+    );
+    add(
+        Code::V002,
+        acc.loops_found.total,
+        r.loops(&acc.loops_found.items),
+    );
+    add(
+        Code::V003,
+        acc.too_long.total,
+        r.too_long(&acc.too_long.items, opts.hop_limit),
+    );
+    add(
+        Code::V004,
+        acc.unreach_sw.total,
+        r.unreachable(Code::V004, &acc.unreach_sw.items),
+    );
+    add(
+        Code::V010,
+        acc.updown.len() as u64,
+        r.updown(&acc.updown, opts.up_down_ranks.as_deref()),
+    );
+    add(Code::V020, ncycles as u64, r.credit_loops(&cycles));
+    Verdict {
+        findings,
+        counts,
+        stats,
+    }
+}

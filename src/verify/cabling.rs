@@ -1,0 +1,202 @@
+//! The cabling check for CI: compares an actual topology with the expected
+//! one and says, for each difference, whether routes computed for the
+//! expected fabric are still valid. The rules are Table 1 of the 2005
+//! OpenSM routing memo (seed `opensm-unicast-routing-enhancements-2005.txt`
+//! §7): a new or missing switch invalidates everything; a missing
+//! switch-to-switch cable invalidates the min-hop tables only if it was the
+//! last cable between the two switches, and the LFT entries through that
+//! port in any case; CA changes and new cables invalidate nothing; a LID
+//! change invalidates the entries of the changed LIDs.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::model::{Fabric, Guid, Lid, NodeIdx, NodeKind, PortNum};
+
+/// The kinds of difference.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChangeKind {
+    NewSwitch,
+    MissingSwitch,
+    NewCa,
+    MissingCa,
+    NewCable,
+    MissingCable,
+    MovedCable,
+    LidChange,
+}
+
+/// One difference and its effect (Table 1's two columns).
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug, Serialize)]
+pub struct Change {
+    pub kind: ChangeKind,
+    pub message: String,
+    /// Min-hop tables (and so the routing decisions) are no longer valid.
+    pub invalidates_minhop: bool,
+    /// Some LFT entries are no longer valid.
+    pub invalidates_routes: bool,
+}
+
+/// All differences, sorted by kind then message.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CablingReport {
+    pub changes: Vec<Change>,
+    pub routes_invalidated: bool,
+}
+
+type End = (Guid, PortNum);
+
+fn node_name(f: &Fabric, n: NodeIdx) -> String {
+    format!("{} {:?}", f.node(n).guid, f.node(n).desc)
+}
+
+/// Every cable as `end → far end`, by GUID, both directions.
+fn cables(f: &Fabric) -> BTreeMap<End, End> {
+    let mut m = BTreeMap::new();
+    for (a, pa, b, pb) in f.links() {
+        let (ga, gb) = (f.node(a).guid, f.node(b).guid);
+        m.insert((ga, pa), (gb, pb));
+        m.insert((gb, pb), (ga, pa));
+    }
+    m
+}
+
+fn is_switch(f: &Fabric, g: Guid) -> bool {
+    f.node_by_guid(g).is_some_and(|n| f.is_switch(n))
+}
+
+/// Number of cables between two switches in `f`.
+fn parallel(f: &Fabric, a: Guid, b: Guid) -> usize {
+    let Some(n) = f.node_by_guid(a) else { return 0 };
+    f.switch_links(n)
+        .filter(|(_, p)| f.node(p.node).guid == b)
+        .count()
+}
+
+/// Compares `actual` with `expected`.
+pub fn compare(expected: &Fabric, actual: &Fabric) -> CablingReport {
+    let mut out = BTreeSet::new();
+    let mut add = |kind, message: String, minhop: bool, routes: bool| {
+        out.insert(Change {
+            kind,
+            message,
+            invalidates_minhop: minhop,
+            invalidates_routes: routes,
+        });
+    };
+    for (f, g, new) in [(actual, expected, true), (expected, actual, false)] {
+        for n in f.node_indices() {
+            if g.node_by_guid(f.node(n).guid).is_some() {
+                continue;
+            }
+            let sw = f.node(n).kind == NodeKind::Switch;
+            let kind = match (sw, new) {
+                (true, true) => ChangeKind::NewSwitch,
+                (true, false) => ChangeKind::MissingSwitch,
+                (false, true) => ChangeKind::NewCa,
+                (false, false) => ChangeKind::MissingCa,
+            };
+            add(
+                kind,
+                format!(
+                    "{} {}",
+                    if new { "new" } else { "missing" },
+                    node_name(f, n)
+                ),
+                sw,
+                sw,
+            );
+        }
+    }
+    let (ce, ca) = (cables(expected), cables(actual));
+    let known = |g: Guid| expected.node_by_guid(g).is_some() && actual.node_by_guid(g).is_some();
+    for (&a, &b) in &ce {
+        if a > b || ca.get(&a) == Some(&b) || !known(a.0) || !known(b.0) {
+            continue;
+        }
+        let sw_sw = is_switch(expected, a.0) && is_switch(expected, b.0);
+        let last = sw_sw && parallel(actual, a.0, b.0) == 0;
+        let (kind, msg) = match (ca.get(&a), ca.get(&b)) {
+            (Some(&c), _) => (
+                ChangeKind::MovedCable,
+                format!(
+                    "{}/{} now leads to {}/{} instead of {}/{}",
+                    a.0, a.1, c.0, c.1, b.0, b.1
+                ),
+            ),
+            (None, Some(&c)) => (
+                ChangeKind::MovedCable,
+                format!(
+                    "{}/{} now leads to {}/{} instead of {}/{}",
+                    b.0, b.1, c.0, c.1, a.0, a.1
+                ),
+            ),
+            (None, None) => (
+                ChangeKind::MissingCable,
+                format!("missing cable {}/{} - {}/{}", a.0, a.1, b.0, b.1),
+            ),
+        };
+        add(kind, msg, last, sw_sw);
+    }
+    for (&a, &b) in &ca {
+        if a > b || !known(a.0) || !known(b.0) || ce.contains_key(&a) || ce.contains_key(&b) {
+            continue;
+        }
+        add(
+            ChangeKind::NewCable,
+            format!("new cable {}/{} - {}/{}", a.0, a.1, b.0, b.1),
+            false,
+            false,
+        );
+    }
+    let lids = |f: &Fabric| -> BTreeMap<End, Lid> {
+        f.node_indices()
+            .flat_map(|n| {
+                f.ports(n)
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| crate::model::lids::is_assigned(p.lid))
+                    .map(move |(i, p)| ((f.node(n).guid, i as PortNum), p.lid))
+            })
+            .collect()
+    };
+    let (le, la) = (lids(expected), lids(actual));
+    for (k, l) in &le {
+        if let Some(m) = la.get(k).filter(|m| *m != l) {
+            add(
+                ChangeKind::LidChange,
+                format!("{}/{}: LID {l} is now {m}", k.0, k.1),
+                false,
+                true,
+            );
+        }
+    }
+    let changes: Vec<Change> = out.into_iter().collect();
+    CablingReport {
+        routes_invalidated: changes.iter().any(|c| c.invalidates_routes),
+        changes,
+    }
+}
+
+impl CablingReport {
+    /// One line per change, then a verdict line.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        for c in &self.changes {
+            let effect = match (c.invalidates_minhop, c.invalidates_routes) {
+                (true, _) => "invalidates routing",
+                (false, true) => "invalidates the LFT entries through it",
+                (false, false) => "routes stay valid",
+            };
+            s += &format!("{:?}: {} ({effect})\n", c.kind, c.message);
+        }
+        s += &match (self.changes.len(), self.routes_invalidated) {
+            (0, _) => "cabling matches the expected topology\n".to_string(),
+            (n, true) => format!("{n} difference(s); existing routes are invalidated\n"),
+            (n, false) => format!("{n} difference(s); existing routes stay valid\n"),
+        };
+        s
+    }
+}

@@ -1,0 +1,159 @@
+//! Findings as data (the ruff model, style-and-ecosystem.md §1.2): every
+//! check yields [`Finding`]s with a stable [`Code`]; rendering is shared.
+//! `formats/findings.md` documents each code with an example.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::model::{Guid, Lid, PortNum};
+
+/// Stable finding codes. Numbers never change meaning once released.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Code {
+    /// A CA LID is not reached from a source switch (dead end).
+    V001,
+    /// A route toward a LID runs in a circle (routing loop).
+    V002,
+    /// A route is longer than the hop limit.
+    V003,
+    /// A switch LID is not reached from some switch (management routes).
+    V004,
+    /// A route takes a down link and then an up link.
+    V010,
+    /// The channel dependency graph has a cycle (credit loop, deadlock).
+    V020,
+}
+
+impl Code {
+    /// Every code, in order.
+    pub const ALL: [Code; 6] = [
+        Code::V001,
+        Code::V002,
+        Code::V003,
+        Code::V004,
+        Code::V010,
+        Code::V020,
+    ];
+
+    /// The code as printed (`V001`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::V001 => "V001",
+            Code::V002 => "V002",
+            Code::V003 => "V003",
+            Code::V004 => "V004",
+            Code::V010 => "V010",
+            Code::V020 => "V020",
+        }
+    }
+
+    /// A short name for summaries.
+    pub fn title(self) -> &'static str {
+        match self {
+            Code::V001 => "unreachable",
+            Code::V002 => "routing-loop",
+            Code::V003 => "hop-limit",
+            Code::V004 => "switch-lid-unreachable",
+            Code::V010 => "up-down-violation",
+            Code::V020 => "credit-loop",
+        }
+    }
+
+    /// How bad it is. Switch LIDs with no route are a warning: up/down and
+    /// ftree leave them out by design (OpenSM current-routing.txt).
+    pub fn severity(self) -> Severity {
+        match self {
+            Code::V004 => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Errors make `check` exit 1; warnings are printed only.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One step of a route or cycle: a switch, the port the packet came in on
+/// (if known), the port it leaves by, and the VL of the outgoing channel.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug, Serialize)]
+pub struct Hop {
+    pub switch: Guid,
+    /// NodeDescription of the switch, for people.
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_port: Option<PortNum>,
+    pub out_port: PortNum,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vl: Option<u8>,
+}
+
+/// One verification finding.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug, Serialize)]
+pub struct Finding {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    /// Destination LIDs involved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lids: Vec<Lid>,
+    /// Switches involved (sources, dead ends), by node GUID.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub switches: Vec<Guid>,
+    /// The route, loop or cycle, hop by hop.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hops: Vec<Hop>,
+}
+
+impl Finding {
+    /// A finding of `code` with its default severity.
+    pub fn new(code: Code, message: String) -> Self {
+        Finding {
+            code,
+            severity: code.severity(),
+            message,
+            lids: Vec::new(),
+            switches: Vec::new(),
+            hops: Vec::new(),
+        }
+    }
+}
+
+impl fmt::Display for Finding {
+    /// Ruff-style: `V020 error: message`, then one `-->` line per hop.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        writeln!(f, "{} {sev}: {}", self.code, self.message)?;
+        for h in &self.hops {
+            write!(f, "  --> {} {:?}", h.switch, h.name)?;
+            if let Some(p) = h.in_port {
+                write!(f, " in {p}")?;
+            }
+            write!(f, " out {}", h.out_port)?;
+            if let Some(vl) = h.vl {
+                write!(f, " VL {vl}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,492 @@
+//! The per-destination pass (algorithms.md §3.2). Routing is
+//! destination-based, so the fate of a packet toward LID `d` at switch `s`
+//! does not depend on where it came from: each switch's fate is computed
+//! once per destination by a memoised next-hop walk from the sources, and
+//! the turns of the destination's in-tree are collected in the same pass.
+//! Total cost O(LIDs × switches).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use fixedbitset::FixedBitSet;
+
+use super::sl2vl::Sl2Vl;
+use super::topo::{Link, Target, Topo};
+use crate::model::{Lfts, Lid, NO_ROUTE, NodeIdx, PortNum};
+
+/// Why a route stops before its destination.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(crate) enum DeadKind {
+    /// The entry is 0xFF (no route).
+    NoRoute,
+    /// The entry names a port the switch does not have.
+    BadPort,
+    /// The entry is port 0 on a switch that does not own the LID.
+    Port0,
+    /// The entry's port has no cable.
+    NotCabled,
+    /// The entry's port leads to another end port.
+    WrongEnd(NodeIdx, PortNum),
+    /// The destination's end port is not cabled to a switch.
+    NoSwitch,
+}
+
+/// An unreachable destination, grouped by where the routes stop.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(crate) struct Unreach {
+    pub lid: Lid,
+    pub dead_sw: u32,
+    pub dead_port: PortNum,
+    pub kind: DeadKind,
+    /// Lowest source switch that hits it, and how many do.
+    pub example_src: u32,
+    pub sources: u32,
+}
+
+/// A routing loop toward `lid`: the cycle as (switch, in port, out port).
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(crate) struct Loop {
+    pub lid: Lid,
+    pub cycle: Vec<(u32, PortNum, PortNum)>,
+    pub sources: u32,
+}
+
+/// The longest route toward `lid` when it exceeds the hop limit.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(crate) struct TooLong {
+    pub lid: Lid,
+    pub src: u32,
+    pub hops: u32,
+}
+
+/// Keeps the `cap` smallest items: the global first-`cap` is a subset of
+/// the union of each thread's first-`cap`, so the merge is deterministic.
+#[derive(Clone, Debug)]
+pub(crate) struct TopK<T: Ord> {
+    pub items: BTreeSet<T>,
+    pub total: u64,
+    cap: usize,
+}
+
+impl<T: Ord> TopK<T> {
+    pub fn new(cap: usize) -> Self {
+        TopK {
+            items: BTreeSet::new(),
+            total: 0,
+            cap,
+        }
+    }
+    pub fn push(&mut self, t: T) {
+        self.total += 1;
+        if self.items.len() >= self.cap && self.items.last().is_some_and(|l| &t >= l) {
+            return;
+        }
+        self.items.insert(t);
+        if self.items.len() > self.cap {
+            self.items.pop_last();
+        }
+    }
+    pub fn merge(&mut self, other: TopK<T>) {
+        self.total += other.total;
+        for t in other.items {
+            self.items.insert(t);
+            if self.items.len() > self.cap {
+                self.items.pop_last();
+            }
+        }
+    }
+}
+
+/// What the pass needs besides the tables.
+pub(crate) struct WalkCtx<'a> {
+    pub topo: &'a Topo,
+    pub lfts: &'a Lfts,
+    pub sl2vl: &'a Sl2Vl,
+    pub sl_of_lid: Option<&'a [u8]>,
+    /// Switches with end ports, and all switches.
+    pub leaves: &'a [u32],
+    pub all: &'a [u32],
+    /// Trace switch-sourced routes to CA LIDs and route switch LIDs into the CDG.
+    pub all_paths: bool,
+    pub hop_limit: u32,
+    pub ranks: Option<&'a [u32]>,
+    pub guids: &'a [u64],
+    pub cap: usize,
+}
+
+const UNKNOWN: u8 = 0;
+const ON_STACK: u8 = 1;
+const DELIVERED: u8 = 2;
+const DEAD: u8 = 3;
+const LOOPING: u8 = 4;
+
+/// Per-thread scratch and results, merged with [`Acc::merge`].
+pub(crate) struct Acc {
+    st: Vec<u8>,
+    val: Vec<u32>,
+    nxt: Vec<u32>,
+    nin: Vec<PortNum>,
+    out: Vec<PortNum>,
+    vlmask: Vec<u16>,
+    active: Vec<u32>,
+    stack: Vec<u32>,
+    deads: Vec<(u32, PortNum, DeadKind)>,
+    loops: Vec<Vec<(u32, PortNum, PortNum)>>,
+    pub unreach_ca: TopK<Unreach>,
+    pub unreach_sw: TopK<Unreach>,
+    pub loops_found: TopK<Loop>,
+    pub too_long: TopK<TooLong>,
+    /// Turns used, per (VL in, VL out), as bits of [`Topo::turn_bit`].
+    pub turns: BTreeMap<(u8, u8), FixedBitSet>,
+    /// Up/down violations: turn → lowest LID whose routes take it.
+    pub updown: BTreeMap<(u32, PortNum, PortNum), Lid>,
+    /// Switch hops of delivered CA→CA routes, weighted by source CAs.
+    pub hop_hist: Vec<u64>,
+    pub ca_pairs: u64,
+    pub unreachable_pairs: u64,
+    pub looping_pairs: u64,
+    pub switch_pairs: u64,
+    pub switch_pairs_unreachable: u64,
+}
+
+impl Acc {
+    pub fn new(cx: &WalkCtx) -> Self {
+        let s = cx.topo.num_switches();
+        Acc {
+            st: vec![UNKNOWN; s],
+            val: vec![0; s],
+            nxt: vec![u32::MAX; s],
+            nin: vec![0; s],
+            out: vec![0; s],
+            vlmask: vec![0; s],
+            active: Vec::new(),
+            stack: Vec::new(),
+            deads: Vec::new(),
+            loops: Vec::new(),
+            unreach_ca: TopK::new(cx.cap),
+            unreach_sw: TopK::new(cx.cap),
+            loops_found: TopK::new(cx.cap),
+            too_long: TopK::new(cx.cap),
+            turns: BTreeMap::new(),
+            updown: BTreeMap::new(),
+            hop_hist: Vec::new(),
+            ca_pairs: 0,
+            unreachable_pairs: 0,
+            looping_pairs: 0,
+            switch_pairs: 0,
+            switch_pairs_unreachable: 0,
+        }
+    }
+
+    /// Folds another thread's results into this one.
+    pub fn merge(mut self, o: Acc) -> Acc {
+        self.unreach_ca.merge(o.unreach_ca);
+        self.unreach_sw.merge(o.unreach_sw);
+        self.loops_found.merge(o.loops_found);
+        self.too_long.merge(o.too_long);
+        for (k, b) in o.turns {
+            match self.turns.get_mut(&k) {
+                Some(a) => a.union_with(&b),
+                None => {
+                    self.turns.insert(k, b);
+                }
+            }
+        }
+        for (k, l) in o.updown {
+            let e = self.updown.entry(k).or_insert(l);
+            *e = (*e).min(l);
+        }
+        if self.hop_hist.len() < o.hop_hist.len() {
+            self.hop_hist.resize(o.hop_hist.len(), 0);
+        }
+        for (a, b) in self.hop_hist.iter_mut().zip(&o.hop_hist) {
+            *a += b;
+        }
+        self.ca_pairs += o.ca_pairs;
+        self.unreachable_pairs += o.unreachable_pairs;
+        self.looping_pairs += o.looping_pairs;
+        self.switch_pairs += o.switch_pairs;
+        self.switch_pairs_unreachable += o.switch_pairs_unreachable;
+        self
+    }
+
+    /// Checks every route toward `lid` and collects its turns.
+    pub fn destination(&mut self, cx: &WalkCtx, lid: Lid) {
+        let Some(tgt) = cx.topo.target.get(lid as usize).copied().flatten() else {
+            return;
+        };
+        let sources = if tgt.is_end && !cx.all_paths {
+            cx.leaves
+        } else {
+            cx.all
+        };
+        self.deads.clear();
+        self.loops.clear();
+        for &s in sources {
+            if self.weight(cx, s, tgt) > 0 {
+                self.walk(cx, lid, tgt, s);
+            }
+        }
+        self.tally(cx, lid, tgt, sources);
+        if tgt.is_end || cx.all_paths {
+            self.collect_turns(cx, lid, tgt, sources);
+        }
+        for &s in &self.active {
+            self.st[s as usize] = UNKNOWN;
+            self.vlmask[s as usize] = 0;
+        }
+        self.active.clear();
+    }
+
+    /// Source end ports (or 1 for a switch source) whose route to the LID
+    /// starts at switch `s`; an end port is not its own source.
+    fn weight(&self, cx: &WalkCtx, s: u32, tgt: Target) -> u64 {
+        if !tgt.is_end {
+            return 1;
+        }
+        let own = u32::from(tgt.sw == s);
+        let hosts = u64::from(cx.topo.hosts[s as usize] - own);
+        if cx.all_paths { hosts + 1 } else { hosts }
+    }
+
+    fn step(
+        cx: &WalkCtx,
+        s: u32,
+        p: PortNum,
+        tgt: Target,
+    ) -> Result<Option<(u32, PortNum)>, DeadKind> {
+        if tgt.sw == u32::MAX {
+            return Err(DeadKind::NoSwitch);
+        }
+        if p == NO_ROUTE {
+            return Err(DeadKind::NoRoute);
+        }
+        let link = cx.topo.link(s as usize, p).ok_or(DeadKind::BadPort)?;
+        if p == 0 {
+            return if !tgt.is_end && tgt.sw == s {
+                Ok(None)
+            } else {
+                Err(DeadKind::Port0)
+            };
+        }
+        match link {
+            Link::None => Err(DeadKind::NotCabled),
+            Link::Switch(n, q) => Ok(Some((n, q))),
+            Link::End(node, port) => {
+                if tgt.is_end && tgt.sw == s && tgt.port == p {
+                    Ok(None)
+                } else {
+                    Err(DeadKind::WrongEnd(node, port))
+                }
+            }
+        }
+    }
+
+    /// Follows next hops from `src` until a switch of known fate, then
+    /// gives every switch on the way that fate.
+    fn walk(&mut self, cx: &WalkCtx, lid: Lid, tgt: Target, src: u32) {
+        self.stack.clear();
+        let mut cur = src;
+        let (state, mut value) = loop {
+            let c = cur as usize;
+            match self.st[c] {
+                UNKNOWN => {
+                    self.st[c] = ON_STACK;
+                    self.val[c] = self.stack.len() as u32;
+                    self.stack.push(cur);
+                    self.active.push(cur);
+                    let p = cx.lfts.get(c, lid);
+                    self.out[c] = p;
+                    match Self::step(cx, cur, p, tgt) {
+                        Ok(Some((n, q))) => {
+                            self.nxt[c] = n;
+                            self.nin[c] = q;
+                            cur = n;
+                        }
+                        Ok(None) => {
+                            self.nxt[c] = u32::MAX;
+                            self.stack.pop();
+                            self.st[c] = DELIVERED;
+                            self.val[c] = 0;
+                            break (DELIVERED, 0);
+                        }
+                        Err(kind) => {
+                            self.nxt[c] = u32::MAX;
+                            self.deads.push((cur, p, kind));
+                            break (DEAD, (self.deads.len() - 1) as u32);
+                        }
+                    }
+                }
+                ON_STACK => {
+                    let from = self.val[c] as usize;
+                    let cyc = self.stack[from..].to_vec();
+                    let last = *cyc.last().unwrap_or(&cur) as usize;
+                    let mut prev_in = self.nin[last];
+                    let mut cycle = Vec::with_capacity(cyc.len());
+                    for &s in &cyc {
+                        cycle.push((s, prev_in, self.out[s as usize]));
+                        prev_in = self.nin[s as usize];
+                    }
+                    self.loops.push(cycle);
+                    break (LOOPING, (self.loops.len() - 1) as u32);
+                }
+                st => break (st, self.val[c]),
+            }
+        };
+        while let Some(s) = self.stack.pop() {
+            if state == DELIVERED {
+                value += 1;
+            }
+            self.st[s as usize] = state;
+            self.val[s as usize] = value;
+        }
+    }
+
+    /// Turns fates into findings and counts.
+    fn tally(&mut self, cx: &WalkCtx, lid: Lid, tgt: Target, sources: &[u32]) {
+        let mut dead_srcs: Vec<(u32, u32)> = vec![(u32::MAX, 0); self.deads.len()];
+        let mut loop_srcs: Vec<u32> = vec![0; self.loops.len()];
+        let mut longest: Option<(u32, u32)> = None;
+        for &s in sources {
+            let w = self.weight(cx, s, tgt);
+            if w == 0 {
+                continue;
+            }
+            let (st, v) = (self.st[s as usize], self.val[s as usize]);
+            if tgt.is_end {
+                self.ca_pairs += w;
+            } else {
+                self.switch_pairs += w;
+            }
+            match st {
+                DELIVERED => {
+                    if tgt.is_end {
+                        let h = v as usize;
+                        if self.hop_hist.len() <= h {
+                            self.hop_hist.resize(h + 1, 0);
+                        }
+                        self.hop_hist[h] += w;
+                    }
+                    if v > cx.hop_limit && longest.is_none_or(|(_, h)| v > h) {
+                        longest = Some((s, v));
+                    }
+                }
+                DEAD => {
+                    let e = &mut dead_srcs[v as usize];
+                    e.0 = e.0.min(s);
+                    e.1 += 1;
+                    if tgt.is_end {
+                        self.unreachable_pairs += w;
+                    } else {
+                        self.switch_pairs_unreachable += w;
+                    }
+                }
+                _ => {
+                    loop_srcs[v as usize] += 1;
+                    self.looping_pairs += w;
+                }
+            }
+        }
+        for (i, &(sw, port, kind)) in self.deads.iter().enumerate() {
+            let (example_src, n) = dead_srcs[i];
+            // A dead end found while walking is always reached by some source.
+            let u = Unreach {
+                lid,
+                dead_sw: sw,
+                dead_port: port,
+                kind,
+                example_src,
+                sources: n,
+            };
+            if tgt.is_end {
+                self.unreach_ca.push(u)
+            } else {
+                self.unreach_sw.push(u)
+            }
+        }
+        for (i, cycle) in self.loops.drain(..).enumerate() {
+            self.loops_found.push(Loop {
+                lid,
+                cycle,
+                sources: loop_srcs[i],
+            });
+        }
+        if let Some((src, hops)) = longest {
+            self.too_long.push(TooLong { lid, src, hops });
+        }
+    }
+
+    /// Marks the turns of the in-tree toward `lid`. Routes that dead-end
+    /// still hold channels up to the switch that drops them, so their turns
+    /// count; looping routes are reported as V002 and left out. The VL of a channel depends on the
+    /// switch's in port, so each switch first gathers the VLs it sends on.
+    fn collect_turns(&mut self, cx: &WalkCtx, lid: Lid, tgt: Target, sources: &[u32]) {
+        let sl = cx
+            .sl_of_lid
+            .and_then(|v| v.get(lid as usize).copied())
+            .unwrap_or(0);
+        let forwards = |acc: &Acc, s: u32| {
+            let st = acc.st[s as usize];
+            (st == DELIVERED || st == DEAD) && acc.nxt[s as usize] != u32::MAX
+        };
+        for &s in sources {
+            if !forwards(self, s) || self.weight(cx, s, tgt) == 0 {
+                continue;
+            }
+            let si = s as usize;
+            let out = self.out[si];
+            let mut m = 0u16;
+            if tgt.is_end && cx.topo.hosts[si] > 0 {
+                for p in 0..cx.topo.num_ports(si) {
+                    if matches!(cx.topo.link[cx.topo.base[si] as usize + p], Link::End(..)) {
+                        m |= 1 << cx.sl2vl.vl(si, p as u8, out, sl);
+                    }
+                }
+            }
+            if cx.all_paths || !tgt.is_end {
+                m |= 1 << cx.sl2vl.vl(si, 0, out, sl);
+            }
+            self.vlmask[si] |= m;
+        }
+        for i in 0..self.active.len() {
+            let m = self.active[i];
+            if !forwards(self, m) {
+                continue;
+            }
+            let n = self.nxt[m as usize];
+            if forwards(self, n) {
+                let (q, o) = (self.nin[m as usize], self.out[n as usize]);
+                self.vlmask[n as usize] |= 1 << cx.sl2vl.vl(n as usize, q, o, sl);
+            }
+        }
+        let nbits = *cx.topo.tbase.last().unwrap_or(&0);
+        for i in 0..self.active.len() {
+            let m = self.active[i] as usize;
+            if !forwards(self, m as u32) {
+                continue;
+            }
+            let n = self.nxt[m];
+            if !forwards(self, n) {
+                continue;
+            }
+            let (q, o) = (self.nin[m], self.out[n as usize]);
+            let vout = cx.sl2vl.vl(n as usize, q, o, sl);
+            let bit = cx.topo.turn_bit(n as usize, q, o);
+            let mut vins = self.vlmask[m];
+            while vins != 0 {
+                let vin = vins.trailing_zeros() as u8;
+                vins &= vins - 1;
+                self.turns
+                    .entry((vin, vout))
+                    .or_insert_with(|| FixedBitSet::with_capacity(nbits))
+                    .insert(bit);
+            }
+            if let Some(r) = cx.ranks {
+                let k = self.nxt[n as usize] as usize;
+                if super::updown::is_violation(r, cx.guids, m, n as usize, k) {
+                    let e = self.updown.entry((n, q, o)).or_insert(lid);
+                    *e = (*e).min(lid);
+                }
+            }
+        }
+    }
+}
