@@ -79,11 +79,69 @@ pub struct GenMcastArgs {
     pub output: Option<PathBuf>,
 }
 
+/// `routec gen pgft`: the fabric as ibnetdiscover text, and the random
+/// fault list when `--faults`/`--fail-switches` ask for one.
+fn gen_pgft(a: &PgftArgs, g: &Global) -> crate::Result<Outcome> {
+    use crate::error::Error;
+    use crate::generate::faults::{FaultPlan, random_faults, write_faults};
+    use crate::generate::pgft::{PgftSpec, pgft};
+    let spec = PgftSpec::new(a.height, &a.m, &a.w, a.p.as_deref());
+    let fabric = pgft(&spec).map_err(|e| Error::Usage(format!("gen pgft: {e}")))?;
+    match &a.output {
+        Some(path) => crate::io::write_atomic(path, |w| crate::emit::ibnetdiscover::write(&fabric, w))?,
+        None => {
+            let stdout = std::io::stdout();
+            crate::emit::ibnetdiscover::write(&fabric, &mut stdout.lock())
+                .map_err(|e| Error::io("<stdout>", e))?;
+        }
+    }
+    let plan = FaultPlan {
+        links: a.faults.unwrap_or(0),
+        switches: a.fail_switches.unwrap_or(0),
+        seed: a.seed,
+    };
+    if a.faults.is_none() && a.fail_switches.is_none() {
+        return Ok(Outcome::Clean);
+    }
+    let faults = random_faults(&fabric, &plan).map_err(|e| Error::Usage(format!("gen pgft: {e}")))?;
+    let path = match (&a.faults_out, &a.output) {
+        (Some(p), _) => p.clone(),
+        (None, Some(out)) => {
+            let mut s = out.clone().into_os_string();
+            s.push(".faults");
+            PathBuf::from(s)
+        }
+        (None, None) => {
+            return Err(Error::Usage(
+                "gen pgft: --faults/--fail-switches need --faults-out or -o (the list goes to OUTPUT.faults)".into(),
+            ));
+        }
+    };
+    let header = format!(
+        "routec gen pgft: PGFT({}; {}; {}; {}), {} switches and {} cables failed, seed {}",
+        spec.h,
+        join(&spec.m),
+        join(&spec.w),
+        join(&spec.p),
+        plan.switches,
+        plan.links,
+        plan.seed
+    );
+    crate::io::write_atomic(&path, |w| write_faults(&faults, &header, w))?;
+    if !g.quiet {
+        eprintln!("note: wrote {} faults to {}", faults.len(), path.display());
+    }
+    Ok(Outcome::Clean)
+}
+
+fn join(v: &[u32]) -> String {
+    v.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
 /// Runs `routec gen`.
 pub fn run(cmd: GenCommand, g: &Global) -> crate::Result<Outcome> {
-    let _ = g;
     match cmd {
-        GenCommand::Pgft(_) => Err(not_yet("gen pgft")),
+        GenCommand::Pgft(a) => gen_pgft(&a, g),
         GenCommand::Mcast(_) => Err(not_yet("gen mcast")),
     }
 }

@@ -2,6 +2,7 @@
 //! `formats/`.
 
 pub mod fdbs;
+pub mod ibnetdiscover;
 pub mod image;
 pub mod opensm;
 pub mod outputs;

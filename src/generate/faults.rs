@@ -71,8 +71,14 @@ pub fn random_faults(fabric: &Fabric, plan: &FaultPlan) -> Result<Vec<Fault>, St
     for i in picked {
         let (a, pa, b, pb) = cables[i];
         faults.push(Fault::Link {
-            end: PortRef { guid: fabric.node(a).guid, port: pa },
-            other: Some(PortRef { guid: fabric.node(b).guid, port: pb }),
+            end: PortRef {
+                guid: fabric.node(a).guid,
+                port: pa,
+            },
+            other: Some(PortRef {
+                guid: fabric.node(b).guid,
+                port: pb,
+            }),
         });
     }
     Ok(faults)
@@ -86,7 +92,10 @@ pub fn write_faults(faults: &[Fault], header: &str, out: &mut dyn Write) -> std:
     }
     for f in faults {
         match f {
-            Fault::Link { end, other: Some(o) } => writeln!(out, "link {end} {o}")?,
+            Fault::Link {
+                end,
+                other: Some(o),
+            } => writeln!(out, "link {end} {o}")?,
             Fault::Link { end, other: None } => writeln!(out, "link {end}")?,
             Fault::Port(p) => writeln!(out, "port {p}")?,
             Fault::Switch(g) => writeln!(out, "switch {g}")?,

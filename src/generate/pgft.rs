@@ -85,24 +85,41 @@ impl PgftSpec {
         }
         for (name, v) in [("m", &self.m), ("w", &self.w), ("p", &self.p)] {
             if v.len() != self.h {
-                return Err(format!("--{name} needs {} values (h = {}), got {}", self.h, self.h, v.len()));
+                return Err(format!(
+                    "--{name} needs {} values (h = {}), got {}",
+                    self.h,
+                    self.h,
+                    v.len()
+                ));
             }
             if let Some(i) = v.iter().position(|&x| x < 1) {
-                return Err(format!("--{name}: value {} (level {}) must be >= 1", v[i], i + 1));
+                return Err(format!(
+                    "--{name}: value {} (level {}) must be >= 1",
+                    v[i],
+                    i + 1
+                ));
             }
         }
         for l in 1..=self.h {
             let ports = self.switch_ports(l);
             if ports > 254 {
-                return Err(format!("a level-{l} switch would need {ports} ports (at most 254)"));
+                return Err(format!(
+                    "a level-{l} switch would need {ports} ports (at most 254)"
+                ));
             }
         }
         if self.host_ports() > 254 {
-            return Err(format!("a host would need {} ports (at most 254)", self.host_ports()));
+            return Err(format!(
+                "a host would need {} ports (at most 254)",
+                self.host_ports()
+            ));
         }
         let mut lid_ports: u64 = 0;
         for l in 0..=self.h {
-            let n = self.radices(l).iter().try_fold(1u64, |a, &r| a.checked_mul(r as u64));
+            let n = self
+                .radices(l)
+                .iter()
+                .try_fold(1u64, |a, &r| a.checked_mul(r as u64));
             let Some(n) = n.filter(|&n| n < 1 << 24) else {
                 return Err(format!("level {l} would have more than 2^24 nodes"));
             };
@@ -161,13 +178,18 @@ pub fn pgft(spec: &PgftSpec) -> Result<Fabric, String> {
     // levels[l] = first NodeIdx of level l, nodes of a level are consecutive.
     let mut first = vec![NodeIdx(0); h + 1];
     let build_err = |e: crate::model::BuildError| e.to_string();
-    for l in 1..=h {
+    for (l, level_first) in first.iter_mut().enumerate().skip(1) {
         let n = spec.level_size(l);
         let wid = name_width(n);
-        first[l] = NodeIdx(b.num_nodes() as u32);
+        *level_first = NodeIdx(b.num_nodes() as u32);
         for idx in 0..n {
             let desc = format!("L{l}S{idx:0wid$}");
-            let spec_node = NodeSpec::new(NodeKind::Switch, switch_guid(l, idx), spec.switch_ports(l) as u8, desc);
+            let spec_node = NodeSpec::new(
+                NodeKind::Switch,
+                switch_guid(l, idx),
+                spec.switch_ports(l) as u8,
+                desc,
+            );
             b.add_node(spec_node).map_err(build_err)?;
         }
     }
@@ -177,7 +199,12 @@ pub fn pgft(spec: &PgftSpec) -> Result<Fabric, String> {
     for idx in 0..hosts {
         let g = host_guid(idx);
         let node = b
-            .add_node(NodeSpec::new(NodeKind::Ca, g, spec.host_ports() as u8, format!("H{idx:0wid$}")))
+            .add_node(NodeSpec::new(
+                NodeKind::Ca,
+                g,
+                spec.host_ports() as u8,
+                format!("H{idx:0wid$}"),
+            ))
             .map_err(build_err)?;
         for k in 1..=spec.host_ports() as u8 {
             b.port_mut(node, k).map_err(build_err)?.guid = Guid(g.0 + k as u64);

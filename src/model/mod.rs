@@ -13,6 +13,7 @@ pub mod lft;
 pub mod lids;
 mod link;
 pub mod rank;
+pub mod summary;
 
 pub use builder::{BuildError, FabricBuilder, Linked, NodeSpec};
 pub use fabric::{Fabric, Node, NodeKind, Peer, Port};

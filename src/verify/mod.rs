@@ -11,6 +11,7 @@
 
 pub mod cabling;
 mod cdg;
+pub mod congestion;
 pub mod finding;
 mod render;
 pub mod sl2vl;

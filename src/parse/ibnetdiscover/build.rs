@@ -2,10 +2,56 @@
 //! checking that the two copies of each link agree (formats.md §0.7).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::records::{NodeRec, PortRec, Records, guid_of_name};
 use crate::error::{ParseError, Result, line_col};
-use crate::model::{BuildError, Fabric, FabricBuilder, Linked, NodeIdx, NodeKind, NodeSpec};
+use crate::model::{BuildError, Fabric, FabricBuilder, Guid, Linked, NodeIdx, NodeKind, NodeSpec};
+
+/// How a port line names its peer. ibnetdiscover names stand for GUIDs, so
+/// `"H-0x100"` and `"H-0000000000000100"` are one node; ibsim ids are text.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Key<'a> {
+    Guid(Guid),
+    Name(&'a str),
+}
+
+/// Multiply-rotate hashing (the FxHash scheme): names and GUIDs come from
+/// the file being read, and the map is private to this parse, so SipHash's
+/// flooding resistance buys nothing here and costs a tenth of the parse.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(b));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(v as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Names<'a> = HashMap<Key<'a>, u32, BuildHasherDefault<FxHasher>>;
+
+fn key<'a>(ibsim: bool, id: &'a str) -> Key<'a> {
+    match guid_of_name(id) {
+        Some(Ok((_, g))) if !ibsim => Key::Guid(g),
+        _ => Key::Name(id),
+    }
+}
 
 const NO_LINE: u32 = u32::MAX;
 
@@ -14,7 +60,7 @@ const NO_LINE: u32 = u32::MAX;
 pub fn build(mut r: Records<'_>) -> Result<(Fabric, Vec<String>)> {
     let mut warnings = Vec::new();
     let names = index_names(&r)?;
-    let (names, made_up) = add_placeholders(&mut r, names)?;
+    let made_up = add_placeholders(&mut r, names)?;
     if made_up > 0 {
         let first = r.nodes.iter().find(|n| n.placeholder).map_or("", |n| n.id);
         warnings.push(format!(
@@ -37,9 +83,7 @@ pub fn build(mut r: Records<'_>) -> Result<(Fabric, Vec<String>)> {
     let mut listed = vec![false; total];
     for (i, pr) in r.ports.iter().enumerate() {
         let a = pr.owner as usize;
-        let Some(&bi) = names.get(pr.line.remote) else {
-            continue; // add_placeholders already failed on these in ibsim files
-        };
+        let bi = pr.peer;
         let (pa, pb) = check_ports(&r, pr, bi as usize)?;
         set_port_attrs(&r, &mut b, pr, bi as usize, pb)?;
         let (an, bn) = (NodeIdx(a as u32), NodeIdx(bi));
@@ -51,9 +95,20 @@ pub fn build(mut r: Records<'_>) -> Result<(Fabric, Vec<String>)> {
             Ok(Linked::AlreadyThere) => line_of[slot_start[a] + pa as usize] = i as u32,
             Err(BuildError::SamePort) => {
                 let at = pr.line_off + pr.line.remote_at;
-                return Err(r.error(at, pr.line.remote.len(), "a peer port other than the port itself", "").into());
+                return Err(r
+                    .error(
+                        at,
+                        pr.line.remote.len(),
+                        "a peer port other than the port itself",
+                        "",
+                    )
+                    .into());
             }
-            Err(_) => return Err(asymmetric(&r, &b, pr, (an, pa), (bn, pb), &slot_start, &line_of).into()),
+            Err(_) => {
+                return Err(
+                    asymmetric(&r, &b, pr, (an, pa), (bn, pb), &slot_start, &line_of).into(),
+                );
+            }
         }
         listed[slot_start[a] + pa as usize] = true;
     }
@@ -63,19 +118,38 @@ pub fn build(mut r: Records<'_>) -> Result<(Fabric, Vec<String>)> {
     Ok((b.build(), warnings))
 }
 
-fn index_names<'a>(r: &Records<'a>) -> Result<HashMap<&'a str, u32>> {
-    let mut names: HashMap<&'a str, u32> = HashMap::with_capacity(r.nodes.len() * 2);
+fn index_names<'a>(r: &Records<'a>) -> Result<Names<'a>> {
+    let mut names = Names::with_capacity_and_hasher(r.nodes.len() * 2, Default::default());
     for (i, n) in r.nodes.iter().enumerate() {
-        if let Some(&first) = names.get(n.id) {
+        let k = key(r.ibsim, n.id);
+        if let Some(&first) = names.get(&k) {
             let f = &r.nodes[first as usize];
             let (fl, _) = line_col(r.text, f.line_off);
-            let what = if r.ibsim { "node id" } else { "node GUID" };
+            let (what, found) = if r.ibsim {
+                (
+                    "node id",
+                    format!("duplicate node id \"{}\" (first record at line {fl})", n.id),
+                )
+            } else {
+                (
+                    "node GUID",
+                    format!(
+                        "duplicate node GUID {} (\"{}\", first record at line {fl})",
+                        n.guid, n.id
+                    ),
+                )
+            };
             let e = r
-                .error(n.line_off, n.line_len, format!("a {what} not used by an earlier record"), format!("\"{}\" again (first record at line {fl})", n.id))
+                .error(
+                    n.line_off,
+                    n.line_len,
+                    format!("a {what} not used by an earlier record"),
+                    found,
+                )
                 .with_secondary(f.line_off, f.line_len, "first record");
             return Err(e.into());
         }
-        names.insert(n.id, i as u32);
+        names.insert(k, i as u32);
     }
     Ok(names)
 }
@@ -83,12 +157,14 @@ fn index_names<'a>(r: &Records<'a>) -> Result<HashMap<&'a str, u32>> {
 /// ibnetdiscover: a peer with no record of its own becomes a node built
 /// from its name (kind, GUID) and the largest port number used on it.
 /// ibsim ids carry no GUID, so an unknown id is an error there.
-fn add_placeholders<'a>(r: &mut Records<'a>, mut names: HashMap<&'a str, u32>) -> Result<(HashMap<&'a str, u32>, usize)> {
+fn add_placeholders<'a>(r: &mut Records<'a>, mut names: Names<'a>) -> Result<usize> {
     let mut made_up = 0;
-    for pr in &r.ports {
+    for pr in &mut r.ports {
         let l = &pr.line;
         let port = l.remote_port.unwrap_or(1);
-        if let Some(&i) = names.get(l.remote) {
+        let k = pr.peer_guid.map_or(Key::Name(l.remote), Key::Guid);
+        if let Some(&i) = names.get(&k) {
+            pr.peer = i;
             let n = &mut r.nodes[i as usize];
             if n.placeholder {
                 n.num_ports = n.num_ports.max(port);
@@ -96,10 +172,18 @@ fn add_placeholders<'a>(r: &mut Records<'a>, mut names: HashMap<&'a str, u32>) -
             continue;
         }
         let Some(Ok((kind, guid))) = (!r.ibsim).then(|| guid_of_name(l.remote)).flatten() else {
-            let e = ParseError::at(r.file, r.text, pr.line_off + l.remote_at, l.remote.len(), "the id of a node defined in this file", format!("\"{}\"", l.remote));
+            let e = ParseError::at(
+                r.file,
+                r.text,
+                pr.line_off + l.remote_at,
+                l.remote.len(),
+                "the id of a node defined in this file",
+                format!("\"{}\"", l.remote),
+            );
             return Err(e.into());
         };
-        names.insert(l.remote, r.nodes.len() as u32);
+        pr.peer = r.nodes.len() as u32;
+        names.insert(k, pr.peer);
         made_up += 1;
         r.nodes.push(NodeRec {
             kind,
@@ -119,7 +203,7 @@ fn add_placeholders<'a>(r: &mut Records<'a>, mut names: HashMap<&'a str, u32>) -
             placeholder: true,
         });
     }
-    Ok((names, made_up))
+    Ok(made_up)
 }
 
 fn add_node(
@@ -135,7 +219,12 @@ fn add_node(
             let f = &r.nodes[first_line.get(&n.guid).copied().unwrap_or(0)];
             let (fl, _) = line_col(r.text, f.line_off);
             let e = r
-                .error(n.line_off, n.line_len, "a node GUID not used by an earlier record", format!("duplicate node GUID {} (first used at line {fl})", n.guid))
+                .error(
+                    n.line_off,
+                    n.line_len,
+                    "a node GUID not used by an earlier record",
+                    format!("duplicate node GUID {} (first used at line {fl})", n.guid),
+                )
                 .with_secondary(f.line_off, f.line_len, "first node with this GUID");
             return Err(e.into());
         }
@@ -150,7 +239,9 @@ fn add_node(
         node.source_id = Some(n.id.to_string());
     }
     if n.kind == NodeKind::Switch {
-        let p0 = b.port_mut(idx, 0).map_err(|e| crate::Error::Input(e.to_string()))?;
+        let p0 = b
+            .port_mut(idx, 0)
+            .map_err(|e| crate::Error::Input(e.to_string()))?;
         p0.guid = n.port0_guid.unwrap_or(n.guid);
         p0.lid = n.lid.unwrap_or(0);
         p0.lmc = n.lmc.unwrap_or(0);
@@ -173,13 +264,29 @@ fn check_ports(r: &Records<'_>, pr: &PortRec<'_>, bi: usize) -> Result<(u8, u8)>
     let pb = pr.line.remote_port.unwrap_or(1);
     if pa == 0 || pa > a.num_ports {
         let at = pr.line_off + pr.line.port_at;
-        let e = r.error(at, digits(pa), format!("a port number from 1 to {} (NumPorts of \"{}\")", a.num_ports, a.id), format!("port {pa}"));
+        let e = r.error(
+            at,
+            digits(pa),
+            format!(
+                "a port number from 1 to {} (NumPorts of \"{}\")",
+                a.num_ports, a.id
+            ),
+            format!("port {pa}"),
+        );
         return Err(e.into());
     }
     if pb == 0 || pb > b.num_ports {
         let at = pr.line_off + pr.line.remote_port_at + 1;
         let (bl, _) = line_col(r.text, b.line_off);
-        let e = r.error(at, digits(pb), format!("a port number from 1 to {} (NumPorts of \"{}\", line {bl})", b.num_ports, b.id), format!("port {pb}"));
+        let e = r.error(
+            at,
+            digits(pb),
+            format!(
+                "a port number from 1 to {} (NumPorts of \"{}\", line {bl})",
+                b.num_ports, b.id
+            ),
+            format!("port {pb}"),
+        );
         return Err(e.into());
     }
     Ok((pa, pb))
@@ -191,11 +298,19 @@ fn digits(p: u8) -> usize {
 
 /// Width, speed, GUID and LID of the local port; GUID and LID of the peer
 /// port when the peer has no record to say them.
-fn set_port_attrs(r: &Records<'_>, b: &mut FabricBuilder, pr: &PortRec<'_>, bi: usize, pb: u8) -> Result<()> {
+fn set_port_attrs(
+    r: &Records<'_>,
+    b: &mut FabricBuilder,
+    pr: &PortRec<'_>,
+    bi: usize,
+    pb: u8,
+) -> Result<()> {
     let l = &pr.line;
     let a = NodeIdx(pr.owner);
     let is_switch = r.nodes[pr.owner as usize].kind == NodeKind::Switch;
-    let port = b.port_mut(a, l.port).map_err(|e| crate::Error::Input(e.to_string()))?;
+    let port = b
+        .port_mut(a, l.port)
+        .map_err(|e| crate::Error::Input(e.to_string()))?;
     port.width = l.width;
     port.speed = l.speed;
     if !is_switch {
@@ -237,12 +352,21 @@ fn asymmetric(
 ) -> ParseError {
     let id = |n: NodeIdx| r.nodes[n.ix()].id;
     let busy = |n: NodeIdx, p: u8| b.port(n, p).and_then(|x| x.peer);
-    let (sn, sp) = if busy(a, pa).is_some() { (a, pa) } else { (bn, pb) };
+    let (sn, sp) = if busy(a, pa).is_some() {
+        (a, pa)
+    } else {
+        (bn, pb)
+    };
     let other = busy(sn, sp);
     let prev = line_of[slot_start[sn.ix()] + sp as usize];
     let here = format!("\"{}\"[{pa}] cabled to \"{}\"[{pb}]", id(a), id(bn));
     let Some(other) = other.filter(|_| prev != NO_LINE) else {
-        return r.error(pr.line_off, pr.line_len, "a link consistent with the other lines", here);
+        return r.error(
+            pr.line_off,
+            pr.line_len,
+            "a link consistent with the other lines",
+            here,
+        );
     };
     let p = &r.ports[prev as usize];
     let (pl, _) = line_col(r.text, p.line_off);
@@ -252,11 +376,22 @@ fn asymmetric(
         id(other.node),
         other.port
     );
-    r.error(pr.line_off, pr.line_len, expected, format!("{here} (asymmetric link)"))
-        .with_secondary(p.line_off, p.line_len, "the other copy of the link")
+    r.error(
+        pr.line_off,
+        pr.line_len,
+        expected,
+        format!("{here} (asymmetric link)"),
+    )
+    .with_secondary(p.line_off, p.line_len, "the other copy of the link")
 }
 
-fn one_sided_warning(r: &Records<'_>, b: &FabricBuilder, slot_start: &[usize], listed: &[bool], warnings: &mut Vec<String>) {
+fn one_sided_warning(
+    r: &Records<'_>,
+    b: &FabricBuilder,
+    slot_start: &[usize],
+    listed: &[bool],
+    warnings: &mut Vec<String>,
+) {
     let mut count = 0usize;
     let mut first = None;
     for (i, n) in r.nodes.iter().enumerate() {
@@ -264,7 +399,9 @@ fn one_sided_warning(r: &Records<'_>, b: &FabricBuilder, slot_start: &[usize], l
             continue;
         }
         for p in 1..=n.num_ports {
-            let cabled = b.port(NodeIdx(i as u32), p).is_some_and(|x| x.peer.is_some());
+            let cabled = b
+                .port(NodeIdx(i as u32), p)
+                .is_some_and(|x| x.peer.is_some());
             if cabled && !listed[slot_start[i] + p as usize] {
                 count += 1;
                 first.get_or_insert((n.id, p));

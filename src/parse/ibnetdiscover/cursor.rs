@@ -102,8 +102,10 @@ impl<'a> Cursor<'a> {
         self.pos += digits.len();
         match digits.parse::<u64>() {
             Ok(v) if v <= max => Ok(v),
-            _ => Err(LineError::new(start, digits.len(), format!("{what} (at most {max})"))
-                .found(format!("`{digits}`"))),
+            _ => Err(
+                LineError::new(start, digits.len(), format!("{what} (at most {max})"))
+                    .found(format!("`{digits}`")),
+            ),
         }
     }
 
@@ -123,8 +125,10 @@ impl<'a> Cursor<'a> {
                 .find(['"', '(', ')', '[', ' ', '\t'])
                 .map_or(self.line.len(), |i| start + i);
             let tok = &self.line[start..tok_end.max(start)];
-            return Err(LineError::new(start, tok.len().max(1), "a GUID (1 to 16 hex digits)")
-                .found(format!("`{tok}`")));
+            return Err(
+                LineError::new(start, tok.len().max(1), "a GUID (1 to 16 hex digits)")
+                    .found(format!("`{tok}`")),
+            );
         }
         self.pos = end;
         u64::from_str_radix(digits, 16)
@@ -134,24 +138,32 @@ impl<'a> Cursor<'a> {
 
     /// `"text"`: returns the text and its offset. Ids never contain `"`.
     pub fn quoted(&mut self, what: &str) -> LineResult<(&'a str, usize)> {
-        self.expect("\"", &format!("`\"` opening {what}"))?;
+        if !self.eat("\"") {
+            return Err(self.error(format!("`\"` opening {what}")));
+        }
         let start = self.pos;
         match self.rest().find('"') {
             Some(i) => {
                 self.pos += i + 1;
                 Ok((&self.line[start..start + i], start))
             }
-            None => Err(LineError::new(self.line.len(), 0, format!("`\"` closing {what}"))
-                .found("end of line")),
+            None => Err(
+                LineError::new(self.line.len(), 0, format!("`\"` closing {what}"))
+                    .found("end of line"),
+            ),
         }
     }
 
     /// `[N]` with `N <= 255`, and the `[ext N]` panel port that `-g` adds.
     pub fn port_number(&mut self, what: &str) -> LineResult<(u8, usize)> {
-        self.expect("[", &format!("`[` before {what}"))?;
+        if !self.eat("[") {
+            return Err(self.error(format!("`[` before {what}")));
+        }
         let at = self.pos;
         let p = self.uint(255, what)? as u8;
-        self.expect("]", &format!("`]` after {what}"))?;
+        if !self.eat("]") {
+            return Err(self.error(format!("`]` after {what}")));
+        }
         if self.rest().starts_with("[ext") {
             self.pos += 4;
             self.ws();

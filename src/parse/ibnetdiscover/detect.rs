@@ -12,24 +12,30 @@ use crate::parse::TopoFormat;
 
 /// Guesses the topology format of `text`.
 pub fn detect(text: &str) -> TopoFormat {
-    let lines = text.lines().map(|l| l.trim_start_matches('\u{feff}').trim());
+    let lines = text
+        .lines()
+        .map(|l| l.trim_start_matches('\u{feff}').trim());
     let yaml_first = lines
         .clone()
         .find(|l| !l.is_empty() && !l.starts_with('#'))
         .is_some_and(looks_like_yaml);
     let mut has_header = false;
     for l in lines {
-        if l.starts_with("Hca") && l[3..].starts_with(|c: char| c.is_ascii_whitespace() || c.is_ascii_digit()) {
+        if l.starts_with("Hca")
+            && l[3..].starts_with(|c: char| c.is_ascii_whitespace() || c.is_ascii_digit())
+        {
             return TopoFormat::Ibsim;
         }
         let header = ["Switch", "Ca", "Rt"].iter().any(|kw| {
-            l.strip_prefix(kw)
-                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_whitespace() || c.is_ascii_digit()))
+            l.strip_prefix(kw).is_some_and(|r| {
+                r.starts_with(|c: char| c.is_ascii_whitespace() || c.is_ascii_digit())
+            })
         });
         if header && let Some(id) = l.split('"').nth(1) {
             has_header = true;
             let b = id.as_bytes();
-            let ibnd_name = b.len() > 2 && matches!(b[0], b'S' | b'H' | b'R' | b'?') && b[1] == b'-';
+            let ibnd_name =
+                b.len() > 2 && matches!(b[0], b'S' | b'H' | b'R' | b'?') && b[1] == b'-';
             if !ibnd_name {
                 return TopoFormat::Ibsim;
             }
@@ -52,7 +58,10 @@ fn looks_like_yaml(line: &str) -> bool {
         .count();
     key_len > 0
         && line[key_len..].starts_with(':')
-        && line[key_len + 1..].chars().next().is_none_or(|c| c == ' ' || c == '\t')
+        && line[key_len + 1..]
+            .chars()
+            .next()
+            .is_none_or(|c| c == ' ' || c == '\t')
 }
 
 #[cfg(test)]
@@ -61,15 +70,31 @@ mod tests {
 
     #[test]
     fn yaml_ibsim_ibnetdiscover() {
-        assert_eq!(detect("# a fabric\nswitches:\n  - name: s1\n"), TopoFormat::Yaml);
+        assert_eq!(
+            detect("# a fabric\nswitches:\n  - name: s1\n"),
+            TopoFormat::Yaml
+        );
         assert_eq!(detect("---\nswitches: []\n"), TopoFormat::Yaml);
-        assert_eq!(detect("Switch\t8 \"Switch1\"\n[1]\t\"h1\"[1]\n"), TopoFormat::Ibsim);
+        assert_eq!(
+            detect("Switch\t8 \"Switch1\"\n[1]\t\"h1\"[1]\n"),
+            TopoFormat::Ibsim
+        );
         assert_eq!(detect("Hca\t2 \"H-0000000000000001\"\n"), TopoFormat::Ibsim);
-        let ibnd = "#\n# Topology file\nvendid=0x2c9\nSwitch\t8 \"S-0000000000000001\"\t\t# \"s\"\n";
+        let ibnd =
+            "#\n# Topology file\nvendid=0x2c9\nSwitch\t8 \"S-0000000000000001\"\t\t# \"s\"\n";
         assert_eq!(detect(ibnd), TopoFormat::Ibnetdiscover);
-        assert_eq!(detect("Switch 8 \"S-9c05<redacted>\"\n"), TopoFormat::Ibnetdiscover);
+        assert_eq!(
+            detect("Switch 8 \"S-9c05<redacted>\"\n"),
+            TopoFormat::Ibnetdiscover
+        );
         // A terminal log: the prompt is not a YAML key (space before `:`).
-        assert_eq!(detect("user@host:~$ ibnetdiscover\nSwitch 8 \"S-01\"\n"), TopoFormat::Ibnetdiscover);
-        assert_eq!(detect("ibwarn: timeout\nSwitch 8 \"S-01\"\n"), TopoFormat::Ibnetdiscover);
+        assert_eq!(
+            detect("user@host:~$ ibnetdiscover\nSwitch 8 \"S-01\"\n"),
+            TopoFormat::Ibnetdiscover
+        );
+        assert_eq!(
+            detect("ibwarn: timeout\nSwitch 8 \"S-01\"\n"),
+            TopoFormat::Ibnetdiscover
+        );
     }
 }

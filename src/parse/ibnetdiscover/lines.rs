@@ -139,17 +139,31 @@ fn directive(t: &str) -> LineResult<Option<Line<'_>>> {
     let mut c = Cursor::new(t);
     c.pos = key_len + 1;
     let vstart = c.pos;
-    let vlen = c.rest().find(|ch: char| !ch.is_ascii_alphanumeric()).unwrap_or(c.rest().len());
+    let vlen = c
+        .rest()
+        .find(|ch: char| !ch.is_ascii_alphanumeric())
+        .unwrap_or(c.rest().len());
     let token = &t[vstart..vstart + vlen];
     let Some(value) = c_number(token) else {
-        return Err(LineError::new(vstart, vlen.max(1), format!("a number after `{key}=`"))
-            .found(if token.is_empty() { "nothing".into() } else { format!("`{token}`") }));
+        return Err(
+            LineError::new(vstart, vlen.max(1), format!("a number after `{key}=`")).found(
+                if token.is_empty() {
+                    "nothing".into()
+                } else {
+                    format!("`{token}`")
+                },
+            ),
+        );
     };
     c.pos += vlen;
     if relative && kind.is_none() {
         return Err(LineError::new(key_len, 1, format!("`=` after `{key}`")).found("`+`"));
     }
-    let port0 = if kind == Some(NodeKind::Switch) { c.paren_guid()? } else { None };
+    let port0 = if kind == Some(NodeKind::Switch) {
+        c.paren_guid()?
+    } else {
+        None
+    };
     // `-g` appends `\t# Chassis …` / `\t# ISR9288 Line 3 Chip 1`.
     c.ws();
     if !c.at_end() && !c.rest().starts_with('#') {
@@ -283,9 +297,9 @@ fn port_line(t: &str) -> LineResult<PortLine<'_>> {
         }
         let tok_len = c.rest().find([' ', '\t', '#']).unwrap_or(c.rest().len());
         let tok = &c.rest()[..tok_len];
-        let opt = tok.split_once('=').is_some_and(|(k, v)| {
-            ["w", "s", "e", "v"].contains(&k) && c_number(v).is_some()
-        });
+        let opt = tok
+            .split_once('=')
+            .is_some_and(|(k, v)| ["w", "s", "e", "v"].contains(&k) && c_number(v).is_some());
         if !opt {
             return Err(c.error("`#`, a `w=`/`s=`/`e=` option or end of line"));
         }
@@ -387,8 +401,11 @@ mod tests {
 
     #[test]
     fn switch_header_with_quotes_in_description() {
-        let l = r#"Switch	36 "S-0002c903007b78b0"		# "a "quoted" # desc" enhanced port 0 lid 19 lmc 0"#;
-        let Ok(Line::Header(h)) = classify(l) else { panic!() };
+        let l =
+            r#"Switch	36 "S-0002c903007b78b0"		# "a "quoted" # desc" enhanced port 0 lid 19 lmc 0"#;
+        let Ok(Line::Header(h)) = classify(l) else {
+            panic!()
+        };
         assert_eq!(h.num_ports, 36);
         assert_eq!(h.id, "S-0002c903007b78b0");
         assert_eq!(h.desc, Some(r#"a "quoted" # desc"#));
@@ -397,18 +414,30 @@ mod tests {
 
     #[test]
     fn putty_header_and_port_without_separators() {
-        let Ok(Line::Header(h)) = classify(r##"Switch41 "S-01"# "sw""##) else { panic!() };
+        let Ok(Line::Header(h)) = classify(r##"Switch41 "S-01"# "sw""##) else {
+            panic!()
+        };
         assert_eq!((h.num_ports, h.id, h.desc), (41, "S-01", Some("sw")));
         let l = r##"[1]"H-02"[1](3) # "h" lid 5 4xEDR"##;
-        let Ok(Line::Port(p)) = classify(l) else { panic!() };
-        assert_eq!((p.remote, p.remote_port, p.remote_guid), ("H-02", Some(1), Some(Guid(3))));
-        assert_eq!((p.peer_lid, p.width, p.speed), (Some(5), Width::X4, Speed::Edr));
+        let Ok(Line::Port(p)) = classify(l) else {
+            panic!()
+        };
+        assert_eq!(
+            (p.remote, p.remote_port, p.remote_guid),
+            ("H-02", Some(1), Some(Guid(3)))
+        );
+        assert_eq!(
+            (p.peer_lid, p.width, p.speed),
+            (Some(5), Width::X4, Speed::Edr)
+        );
     }
 
     #[test]
     fn ca_port_line_with_full_extras() {
         let l = "[1](100019) \t\"S-0000000000200005\"[1]\t\t# lid 19 lmc 0 \"leaf4 lid 7\" lid 9 4xSDR s=1 w=2 v=4";
-        let Ok(Line::Port(p)) = classify(l) else { panic!() };
+        let Ok(Line::Port(p)) = classify(l) else {
+            panic!()
+        };
         assert_eq!(p.local_guid, Some(Guid(0x100019)));
         assert_eq!(p.local_lid, Some((19, 0)));
         assert_eq!(p.peer_lid, Some(9));
@@ -440,7 +469,10 @@ mod tests {
                 port0: Some(Guid(0x5442ba00003080)),
             }))
         );
-        assert_eq!(classify("DR path slid 0; dlid 0; 0,1 -> new Switch"), Ok(Line::Skip));
+        assert_eq!(
+            classify("DR path slid 0; dlid 0; 0,1 -> new Switch"),
+            Ok(Line::Skip)
+        );
         assert_eq!(classify("include \"x\""), Ok(Line::Unsupported("include")));
         assert_eq!(classify("user@host:~$ ibnetdiscover"), Ok(Line::Unknown));
     }

@@ -55,9 +55,19 @@ pub fn parse(name: &str, text: &str, format: TopoFormat, lenient: bool) -> Resul
                 skipped.push(format!("{name}:{l}: skipped unrecognised line `{shown}`"));
             }
             if !lenient {
-                let found = format!("`{}`", trimmed.trim_end().chars().take(60).collect::<String>());
-                let pe = ParseError::at(name, text, base, trimmed.trim_end().len(), EXPECTED_LINE, found)
-                    .with_help("pass --lenient to skip lines that are not part of the topology");
+                let found = format!(
+                    "`{}`",
+                    trimmed.trim_end().chars().take(60).collect::<String>()
+                );
+                let pe = ParseError::at(
+                    name,
+                    text,
+                    base,
+                    trimmed.trim_end().len(),
+                    EXPECTED_LINE,
+                    found,
+                )
+                .with_help("pass --lenient to skip lines that are not part of the topology");
                 return Err(pe.into());
             }
             rec.end_record();
@@ -67,7 +77,9 @@ pub fn parse(name: &str, text: &str, format: TopoFormat, lenient: bool) -> Resul
     }
     let mut warnings = skipped;
     if nskipped > LISTED_SKIPS {
-        warnings.push(format!("{name}: skipped {nskipped} unrecognised lines in all (--lenient)"));
+        warnings.push(format!(
+            "{name}: skipped {nskipped} unrecognised lines in all (--lenient)"
+        ));
     }
     let (fabric, more) = build::build(rec)?;
     warnings.extend(more);

@@ -40,6 +40,10 @@ pub struct NodeRec<'a> {
 #[derive(Debug)]
 pub struct PortRec<'a> {
     pub owner: u32,
+    /// The GUID in the peer's name (ibnetdiscover files), parsed once.
+    pub peer_guid: Option<Guid>,
+    /// The peer's node index, once names are resolved.
+    pub peer: u32,
     pub line_off: usize,
     pub line_len: usize,
     pub line: PortLine<'a>,
@@ -115,7 +119,13 @@ impl<'a> Records<'a> {
         self.current = None;
     }
 
-    pub fn error(&self, at: usize, len: usize, expected: impl Into<String>, found: impl Into<String>) -> ParseError {
+    pub fn error(
+        &self,
+        at: usize,
+        len: usize,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> ParseError {
         ParseError::at(self.file, self.text, at, len, expected, found)
     }
 
@@ -132,7 +142,12 @@ impl<'a> Records<'a> {
             Line::Port(p) => self.port(p, off, len)?,
             Line::Unsupported(what) => {
                 let e = self
-                    .error(off, len, "a topology line", format!("the ibsim `{what}` directive"))
+                    .error(
+                        off,
+                        len,
+                        "a topology line",
+                        format!("the ibsim `{what}` directive"),
+                    )
                     .with_help(format!(
                         "routec reads self-contained net files: `{what}` is not supported; \
                          expand it into plain records (see formats/ibsim-net.md)"
@@ -158,7 +173,11 @@ impl<'a> Records<'a> {
                 let slot = kind_slot(kind);
                 if self.ibsim {
                     let base = &mut self.ibsim_base[slot];
-                    *base = if relative { base.wrapping_add(value) } else { value };
+                    *base = if relative {
+                        base.wrapping_add(value)
+                    } else {
+                        value
+                    };
                 } else {
                     p.guid[slot] = Some(value);
                 }
@@ -174,14 +193,23 @@ impl<'a> Records<'a> {
         let slot = kind_slot(h.kind);
         let guid = if self.ibsim {
             let g = self.ibsim_base[slot];
-            let step = if h.kind == NodeKind::Switch { 1 } else { h.num_ports as u64 + 1 };
+            let step = if h.kind == NodeKind::Switch {
+                1
+            } else {
+                h.num_ports as u64 + 1
+            };
             self.ibsim_base[slot] = g.wrapping_add(step);
             Guid(g)
         } else {
             let from_name = match guid_of_name(h.id) {
                 Some(Ok((_, g))) => Some(g),
                 Some(Err(())) => {
-                    let e = self.error(off + h.id_at + 2, h.id.len() - 2, "a GUID (1 to 16 hex digits)", format!("`{}`", &h.id[2..]));
+                    let e = self.error(
+                        off + h.id_at + 2,
+                        h.id.len() - 2,
+                        "a GUID (1 to 16 hex digits)",
+                        format!("`{}`", &h.id[2..]),
+                    );
                     return Err(e.into());
                 }
                 None => None,
@@ -200,7 +228,12 @@ impl<'a> Records<'a> {
                 (None, Some(n)) => n,
                 (None, None) => {
                     let e = self
-                        .error(off + h.id_at, h.id.len(), "a node name like \"S-<GUID>\" or a guid= line before the record", format!("`\"{}\"`", h.id))
+                        .error(
+                            off + h.id_at,
+                            h.id.len(),
+                            "a node name like \"S-<GUID>\" or a guid= line before the record",
+                            format!("`\"{}\"`", h.id),
+                        )
                         .with_help("ibsim net files name nodes freely: use --format ibsim");
                     return Err(e.into());
                 }
@@ -221,7 +254,11 @@ impl<'a> Records<'a> {
             num_ports: h.num_ports,
             desc,
             guid,
-            port0_guid: if h.kind == NodeKind::Switch { p.port0 } else { None },
+            port0_guid: if h.kind == NodeKind::Switch {
+                p.port0
+            } else {
+                None
+            },
             vendor_id: p.vendor_id,
             device_id: p.device_id,
             sysimg_guid: p.sysimg_guid,
@@ -235,15 +272,31 @@ impl<'a> Records<'a> {
 
     fn port(&mut self, p: PortLine<'a>, off: usize, len: usize) -> Result<()> {
         let Some(owner) = self.current else {
-            let e = self.error(off, len, "a node header (`Switch`, `Ca`, `Rt`) before this port line", "");
+            let e = self.error(
+                off,
+                len,
+                "a node header (`Switch`, `Ca`, `Rt`) before this port line",
+                "",
+            );
             return Err(e.into());
         };
-        if !self.ibsim {
-            if p.remote_port.is_none() {
-                let e = self.error(off + p.remote_port_at, 1, "`[port]` after the peer name", "");
-                return Err(e.into());
-            }
-            if let Some(Err(())) = guid_of_name(p.remote) {
+        if !self.ibsim && p.remote_port.is_none() {
+            let e = self.error(
+                off + p.remote_port_at,
+                1,
+                "`[port]` after the peer name",
+                "",
+            );
+            return Err(e.into());
+        }
+        let name = if self.ibsim {
+            None
+        } else {
+            guid_of_name(p.remote)
+        };
+        let peer_guid = match name {
+            Some(Ok((_, g))) => Some(g),
+            Some(Err(())) => {
                 let e = self.error(
                     off + p.remote_at + 2,
                     p.remote.len() - 2,
@@ -252,9 +305,12 @@ impl<'a> Records<'a> {
                 );
                 return Err(e.into());
             }
-        }
+            _ => None,
+        };
         self.ports.push(PortRec {
             owner,
+            peer_guid,
+            peer: u32::MAX,
             line_off: off,
             line_len: len,
             line: p,

@@ -106,7 +106,11 @@ pub fn compute(r: &Ranked) -> Costs {
 
 /// Leaf pairs `(l, l')` with no up–down path (§4.1), in row-major order:
 /// the count and the first `keep`.
-pub fn unreachable_leaf_pairs(costs: &Costs, num_leaves: usize, keep: usize) -> (usize, Vec<(usize, usize)>) {
+pub fn unreachable_leaf_pairs(
+    costs: &Costs,
+    num_leaves: usize,
+    keep: usize,
+) -> (usize, Vec<(usize, usize)>) {
     let mut count = 0;
     let mut first = Vec::new();
     for l in 0..num_leaves {
@@ -121,4 +125,41 @@ pub fn unreachable_leaf_pairs(costs: &Costs, num_leaves: usize, keep: usize) -> 
         }
     }
     (count, first)
+}
+
+/// Fallback distances e[s][t] for the switches with no up–down path to t
+/// (`formats/dmodc.md` §5): e = c where c is finite, otherwise the least
+/// e[Ω][t] + 1 over all neighbours Ω, any direction. Jacobi rounds (each
+/// reads the previous round only), so the result does not depend on the
+/// thread count. `None` when every cost is finite (e = c).
+pub fn fallback_distances(r: &Ranked, costs: &Costs) -> Option<Vec<u8>> {
+    if !costs.c.contains(&INF) {
+        return None;
+    }
+    let n = costs.n;
+    let mut e = costs.c.clone();
+    let mut next = e.clone();
+    loop {
+        let changed: usize = next
+            .par_chunks_mut(n)
+            .enumerate()
+            .map(|(s, row)| {
+                let base = costs.row(s);
+                let mut changed = 0;
+                for g in r.groups(s) {
+                    let o = &e[g.peer as usize * n..(g.peer as usize + 1) * n];
+                    for ((v, &b), &x) in row.iter_mut().zip(base).zip(o) {
+                        let cand = if b == INF { x.saturating_add(1) } else { b };
+                        changed += (cand < *v) as usize;
+                        *v = (*v).min(cand);
+                    }
+                }
+                changed
+            })
+            .sum();
+        if changed == 0 {
+            return Some(e);
+        }
+        e.copy_from_slice(&next);
+    }
 }

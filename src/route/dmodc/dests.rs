@@ -64,7 +64,9 @@ fn end_ports(fabric: &Fabric, r: &Ranked) -> Vec<EndPort> {
         let compute = is_compute_endpoint(fabric, n);
         for port in fabric.ports(n).iter().skip(1) {
             let Some(peer) = port.peer else { continue };
-            let Some(sw) = fabric.switch_index(peer.node) else { continue };
+            let Some(sw) = fabric.switch_index(peer.node) else {
+                continue;
+            };
             let target = r.internal[sw.ix()];
             if target == u32::MAX || !is_assigned(port.lid) {
                 continue;
@@ -114,7 +116,11 @@ pub fn build(fabric: &Fabric, r: &Ranked, order: Option<&[Guid]>) -> Dests {
     let n = r.len();
     let mut per_target: Vec<Vec<Dest>> = vec![Vec::new(); n];
     for (i, e) in ports.iter().enumerate() {
-        let d = if e.compute { d_of[i] } else { (num_nodes + e.target as usize) as u32 };
+        let d = if e.compute {
+            d_of[i]
+        } else {
+            (num_nodes + e.target as usize) as u32
+        };
         per_target[e.target as usize].push(Dest {
             d,
             lid: e.lid,

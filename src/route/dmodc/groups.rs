@@ -74,7 +74,9 @@ impl Ranked {
             .collect();
         let max_rank = order.last().map_or(0, |s| ranks[s.ix()]);
         if max_rank > 100 {
-            return Err(format!("the fabric is {max_rank} switch hops deep; Dmodc handles at most 100"));
+            return Err(format!(
+                "the fabric is {max_rank} switch hops deep; Dmodc handles at most 100"
+            ));
         }
         let mut internal = vec![u32::MAX; fabric.num_switches()];
         for (i, s) in order.iter().enumerate() {
@@ -110,7 +112,9 @@ impl Ranked {
             links.clear();
             let node = fabric.switch_node(self.order[i]);
             for (port, peer) in fabric.switch_links(node) {
-                let sw = fabric.switch_index(peer.node).expect("switch link leads to a switch");
+                let sw = fabric
+                    .switch_index(peer.node)
+                    .expect("switch link leads to a switch");
                 let j = self.internal[sw.ix()];
                 links.push((self.guid[j as usize], j, port));
             }
@@ -147,6 +151,11 @@ impl Ranked {
     /// Ports of group `g`.
     pub fn group_ports(&self, g: &Group) -> &[u8] {
         &self.ports[g.start as usize..(g.start + g.len) as usize]
+    }
+
+    /// Whether no switch is ranked (never true once built: a leaf exists).
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
     }
 
     /// Highest rank.

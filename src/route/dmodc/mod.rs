@@ -14,7 +14,7 @@ pub mod routes;
 
 use rayon::prelude::*;
 
-use crate::model::{Fabric, LidMap, Lfts, SwIdx};
+use crate::model::{Fabric, Lfts, LidMap, SwIdx};
 use crate::route::{AltPorts, Engine, Note, Promise, RouteError, RouteOptions, Routing};
 
 use groups::Ranked;
@@ -36,16 +36,24 @@ impl Engine for Dmodc {
         "dmodc"
     }
 
-    fn route(&self, fabric: &Fabric, lids: &LidMap, opts: &RouteOptions) -> Result<Routing, RouteError> {
-        let ranked = Ranked::new(fabric).map_err(|message| RouteError { message, help: None })?;
+    fn route(
+        &self,
+        fabric: &Fabric,
+        lids: &LidMap,
+        opts: &RouteOptions,
+    ) -> Result<Routing, RouteError> {
+        let ranked = Ranked::new(fabric).map_err(|message| RouteError {
+            message,
+            help: None,
+        })?;
         let costs = costs::compute(&ranked);
         check_validity(&ranked, &costs)?;
         let dests = dests::build(fabric, &ranked, opts.node_order.as_deref());
         let ctx = RouteCtx::new(&ranked, &costs, &dests);
         let mut lfts = Lfts::new(fabric.num_switches(), lids.max_lid());
-        let alt_rows = fill(fabric, &ranked, &ctx, &mut lfts, self.with_alt_ports);
+        let (alt_rows, fallback) = fill(fabric, &ranked, &ctx, &mut lfts, self.with_alt_ports);
         let mut notes = Vec::new();
-        note_gaps(fabric, &ranked, &dests, &lfts, &mut notes);
+        note_gaps(fabric, &ranked, &dests, &lfts, fallback, &mut notes);
         let mut up_down = vec![crate::model::rank::UNRANKED; fabric.num_switches()];
         for (i, s) in ranked.order.iter().enumerate() {
             up_down[s.ix()] = ranked.rank[i] as u32;
@@ -66,9 +74,15 @@ impl Engine for Dmodc {
 type AltRow = Vec<(u16, Vec<u8>)>;
 
 /// Fills every LFT row in parallel (one switch per task).
-fn fill(fabric: &Fabric, r: &Ranked, ctx: &RouteCtx<'_>, lfts: &mut Lfts, alt: bool) -> Option<Vec<AltRow>> {
+fn fill(
+    fabric: &Fabric,
+    r: &Ranked,
+    ctx: &RouteCtx<'_>,
+    lfts: &mut Lfts,
+    alt: bool,
+) -> (Option<Vec<AltRow>>, usize) {
     let n = r.len();
-    let rows: Vec<AltRow> = lfts
+    let rows: Vec<(AltRow, usize)> = lfts
         .rows_mut()
         .collect::<Vec<_>>()
         .into_par_iter()
@@ -77,15 +91,22 @@ fn fill(fabric: &Fabric, r: &Ranked, ctx: &RouteCtx<'_>, lfts: &mut Lfts, alt: b
             || Scratch::new(n),
             |sc, (sw, row)| {
                 let mut alt_row = alt.then(Vec::new);
-                match r.internal[sw] {
-                    u32::MAX => fill_unranked(fabric, SwIdx(sw as u32), row),
+                let fallback = match r.internal[sw] {
+                    u32::MAX => {
+                        fill_unranked(fabric, SwIdx(sw as u32), row);
+                        0
+                    }
                     i => ctx.fill_row(i as usize, row, sc, alt_row.as_mut()),
-                }
-                alt_row.unwrap_or_default()
+                };
+                (alt_row.unwrap_or_default(), fallback)
             },
         )
         .collect();
-    alt.then_some(rows)
+    let fallback = rows.iter().map(|r| r.1).sum();
+    (
+        alt.then(|| rows.into_iter().map(|r| r.0).collect()),
+        fallback,
+    )
 }
 
 /// A switch no leaf reaches routes only its own LID and its own end ports.
@@ -125,14 +146,23 @@ fn check_validity(r: &Ranked, costs: &costs::Costs) -> Result<(), RouteError> {
             "dmodc: {count} ordered leaf switch pairs have no up-down path (first: {})",
             shown.join(", ")
         ),
-        help: Some("the faults split the fat-tree: no route table can be deadlock-free up-down; \
+        help: Some(
+            "the faults split the fat-tree: no route table can be deadlock-free up-down; \
                     restore links or route with another engine"
-            .into()),
+                .into(),
+        ),
     })
 }
 
-/// Notes for what the tables leave unrouted on purpose.
-fn note_gaps(fabric: &Fabric, r: &Ranked, dests: &dests::Dests, lfts: &Lfts, notes: &mut Vec<Note>) {
+/// Notes for what the tables route by fallback or leave unrouted.
+fn note_gaps(
+    fabric: &Fabric,
+    r: &Ranked,
+    dests: &dests::Dests,
+    lfts: &Lfts,
+    fallback: usize,
+    notes: &mut Vec<Note>,
+) {
     if !r.unranked.is_empty() {
         notes.push(Note {
             code: "D001",
@@ -143,21 +173,32 @@ fn note_gaps(fabric: &Fabric, r: &Ranked, dests: &dests::Dests, lfts: &Lfts, not
             ),
         });
     }
+    if fallback > 0 {
+        notes.push(Note {
+            code: "D002",
+            message: format!(
+                "{fallback} entries are at switches with no up-down path to the target: they take \
+                 fallback hops towards a switch that has one (used only by traffic that starts \
+                 at such a switch; formats/dmodc.md)"
+            ),
+        });
+    }
     let mut holes = 0usize;
     for (i, s) in r.order.iter().enumerate() {
         let row = lfts.row(s.ix());
-        for t in 0..r.len() {
-            if t != i {
-                holes += dests.of(t).iter().filter(|d| row[d.lid as usize] == crate::model::NO_ROUTE).count();
-            }
+        for t in (0..r.len()).filter(|&t| t != i) {
+            holes += dests
+                .of(t)
+                .iter()
+                .filter(|d| row[d.lid as usize] == crate::model::NO_ROUTE)
+                .count();
         }
     }
     if holes > 0 {
         notes.push(Note {
-            code: "D002",
+            code: "D004",
             message: format!(
-                "{holes} switch-to-switch-LID entries have no up-down path and stay unrouted \
-                 (as OpenSM updn; formats/dmodc.md)"
+                "{holes} entries stay unrouted: no neighbour of the switch reaches the target"
             ),
         });
     }
@@ -188,5 +229,28 @@ fn pack_alt(rows: Vec<AltRow>, stride: usize) -> AltPorts {
         }
     }
     offsets.push(ports.len() as u32);
-    AltPorts { offsets, ports, stride }
+    AltPorts {
+        offsets,
+        ports,
+        stride,
+    }
+}
+
+/// The tables as text, one line per switch (`desc: port port ...` for LIDs
+/// 1..=top, `-` for no route): the layout of the worked example in
+/// `formats/dmodc.md`, handy in tests.
+pub fn lft_table(fabric: &Fabric, lfts: &Lfts) -> String {
+    let mut out = String::new();
+    for (i, &n) in fabric.switches().iter().enumerate() {
+        out += &fabric.node(n).desc;
+        out.push(':');
+        for lid in 1..=lfts.top() {
+            match lfts.get(i, lid) {
+                crate::model::NO_ROUTE => out += " -",
+                p => out += &format!(" {p}"),
+            }
+        }
+        out.push('\n');
+    }
+    out
 }

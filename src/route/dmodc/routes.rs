@@ -35,7 +35,7 @@ impl FastDiv {
     }
 
     #[inline]
-    pub fn div(self, x: u32) -> u32 {
+    pub fn quot(self, x: u32) -> u32 {
         ((x as u64 * self.m) >> 40) as u32
     }
 }
@@ -46,6 +46,16 @@ pub struct Scratch {
     count: Vec<u8>,
     first: Vec<u8>,
     cand: Vec<u8>,
+    up_groups: Vec<u8>,
+    down_groups: Vec<u8>,
+    /// Port of each candidate for the current ⌊d / (Π·#C)⌋.
+    port_of_k: Vec<u8>,
+    /// Least neighbour cost per target, and the first group reaching it.
+    fb_cost: Vec<u8>,
+    fb_group: Vec<u8>,
+    /// Π_s clamped to 2^17 (same quotients for d < 2^17), and its divider.
+    pi_val: u32,
+    pi: FastDiv,
 }
 
 impl Scratch {
@@ -55,6 +65,13 @@ impl Scratch {
             count: vec![0; n],
             first: vec![NONE; n],
             cand: Vec::with_capacity(256),
+            up_groups: Vec::new(),
+            down_groups: Vec::new(),
+            port_of_k: Vec::with_capacity(256),
+            fb_cost: vec![INF; n],
+            fb_group: vec![NONE; n],
+            pi_val: 1,
+            pi: FastDiv::new(1),
         }
     }
 }
@@ -66,12 +83,20 @@ pub struct RouteCtx<'a> {
     pub dests: &'a Dests,
     /// `small[v]` divides by v (1..=255).
     pub small: Vec<FastDiv>,
+    /// [`super::costs::fallback_distances`], `None` when all costs are finite.
+    pub fallback: Option<Vec<u8>>,
 }
 
 impl<'a> RouteCtx<'a> {
     pub fn new(r: &'a Ranked, costs: &'a Costs, dests: &'a Dests) -> Self {
         let small = (0..=255u64).map(FastDiv::new).collect();
-        RouteCtx { r, costs, dests, small }
+        RouteCtx {
+            r,
+            costs,
+            dests,
+            small,
+            fallback: super::costs::fallback_distances(r, costs),
+        }
     }
 
     /// Counts the candidate groups of switch `s` for every target at once
@@ -85,19 +110,44 @@ impl<'a> RouteCtx<'a> {
         }
         sc.count.fill(0);
         sc.first.fill(NONE);
+        sc.up_groups.clear();
+        sc.down_groups.clear();
+        sc.fb_cost.fill(INF);
+        sc.fb_group.fill(NONE);
         for (gi, g) in r.groups(s).iter().enumerate() {
-            if g.dir == Dir::Level {
-                continue;
+            let cg = self.costs.row(g.peer as usize);
+            // Fallback (a switch with no up-down path to t): the first
+            // neighbour, in group order, of least fallback distance.
+            let n = self.costs.n;
+            let eg = self
+                .fallback
+                .as_deref()
+                .map_or(cg, |e| &e[g.peer as usize * n..(g.peer as usize + 1) * n]);
+            for ((fc, fg), &o) in sc.fb_cost.iter_mut().zip(sc.fb_group.iter_mut()).zip(eg) {
+                let better = o < *fc;
+                *fc = if better { o } else { *fc };
+                *fg = if better { gi as u8 } else { *fg };
+            }
+            match g.dir {
+                Dir::Level => continue,
+                Dir::Up => sc.up_groups.push(gi as u8),
+                Dir::Down => sc.down_groups.push(gi as u8),
             }
             let want_down = g.dir == Dir::Down;
-            let cg = self.costs.row(g.peer as usize);
-            let it = sc.count.iter_mut().zip(sc.first.iter_mut()).zip(cs.iter().zip(cg)).zip(&sc.down_mode);
+            let it = sc
+                .count
+                .iter_mut()
+                .zip(sc.first.iter_mut())
+                .zip(cs.iter().zip(cg))
+                .zip(&sc.down_mode);
             for (((cnt, first), (&c, &o)), &dm) in it {
-                let hit = c != INF && o.wrapping_add(1) == c && dm == want_down;
+                let hit = (c != INF) & (o.wrapping_add(1) == c) & (dm == want_down);
                 *cnt += hit as u8;
-                if hit && *first == NONE {
-                    *first = gi as u8;
-                }
+                *first = if hit & (*first == NONE) {
+                    gi as u8
+                } else {
+                    *first
+                };
             }
         }
     }
@@ -112,9 +162,23 @@ impl<'a> RouteCtx<'a> {
             return;
         }
         let want_down = sc.down_mode[t];
+        // Every group of the wanted direction qualifies (intact fat-trees).
+        let all = if want_down {
+            &sc.down_groups
+        } else {
+            &sc.up_groups
+        };
+        if all.len() == cnt as usize {
+            sc.cand.extend_from_slice(all);
+            return;
+        }
         let c = self.costs.get(s, t);
         for (gi, g) in self.r.groups(s).iter().enumerate() {
-            let dir_ok = if want_down { g.dir == Dir::Down } else { g.dir == Dir::Up };
+            let dir_ok = if want_down {
+                g.dir == Dir::Down
+            } else {
+                g.dir == Dir::Up
+            };
             if dir_ok && self.costs.get(g.peer as usize, t).wrapping_add(1) == c {
                 sc.cand.push(gi as u8);
             }
@@ -124,11 +188,19 @@ impl<'a> RouteCtx<'a> {
 
     /// Fills the LFT row of internal switch `s` (entries start as NO_ROUTE).
     /// `alt`, when given, receives (lid, P_{s,d}) for every routed node LID.
-    pub fn fill_row(&self, s: usize, row: &mut [u8], sc: &mut Scratch, mut alt: Option<&mut Vec<(u16, Vec<u8>)>>) {
+    pub fn fill_row(
+        &self,
+        s: usize,
+        row: &mut [u8],
+        sc: &mut Scratch,
+        mut alt: Option<&mut Vec<(u16, Vec<u8>)>>,
+    ) -> usize {
+        let mut fallback = 0;
         self.count_candidates(s, sc);
+        sc.pi_val = self.costs.divider[s].min(1 << 17) as u32;
+        sc.pi = FastDiv::new(sc.pi_val as u64);
         let r = self.r;
         let groups: &[Group] = r.groups(s);
-        let pi = FastDiv::new(self.costs.divider[s]);
         for t in 0..r.len() {
             let dests = self.dests.of(t);
             if dests.is_empty() {
@@ -140,35 +212,130 @@ impl<'a> RouteCtx<'a> {
                 }
                 continue;
             }
-            let cnt = sc.count[t];
-            if cnt == 0 {
+            if sc.count[t] == 0 {
+                // No up-down path from s: a hop to the neighbour of least
+                // fallback distance, towards a switch with an up-down route
+                // (formats/dmodc.md §5).
+                if sc.fb_cost[t] != INF {
+                    sc.cand.clear();
+                    sc.cand.push(sc.fb_group[t]);
+                    self.route_dests(s, dests, row, sc);
+                    fallback += dests.len();
+                }
                 continue;
             }
             self.candidates(s, t, sc);
-            let div_c = self.small[cnt as usize];
-            for d in dests {
-                let q = pi.div(d.d);
-                let q2 = div_c.div(q);
-                let k = q - q2 * cnt as u32;
-                let g = &groups[sc.cand[k as usize] as usize];
-                let j = q2 - self.small[g.len as usize].div(q2) * g.len;
-                let port = r.ports[(g.start + j) as usize];
-                set(row, d.lid, d.nlids, port);
-                if let Some(alt) = alt.as_deref_mut() {
-                    let all: Vec<u8> = sc.cand.iter().flat_map(|&gi| r.group_ports(&groups[gi as usize]).iter().copied()).collect();
+            self.route_dests(s, dests, row, sc);
+            if let Some(alt) = alt.as_deref_mut() {
+                let all: Vec<u8> = sc
+                    .cand
+                    .iter()
+                    .flat_map(|&gi| r.group_ports(&groups[gi as usize]).iter().copied())
+                    .collect();
+                for d in dests {
                     for l in 0..d.nlids {
                         alt.push((d.lid + l, all.clone()));
                     }
                 }
             }
         }
+        fallback
+    }
+
+    /// Formulas (3)–(4) for the destinations of one target, candidates in
+    /// `sc.cand`. Runs of consecutive `d` (a leaf's nodes in the default
+    /// order) advance ⌊d/Π⌋ and the group index like an odometer instead of
+    /// dividing for every node; the port of every candidate group is cached
+    /// per value of ⌊d/(Π·#C)⌋.
+    fn route_dests(
+        &self,
+        s: usize,
+        dests: &[super::dests::Dest],
+        row: &mut [u8],
+        sc: &mut Scratch,
+    ) {
+        let r = self.r;
+        let groups = r.groups(s);
+        let cnt = sc.cand.len() as u32;
+        let (pi_val, pi) = (sc.pi_val, sc.pi);
+        let div_c = self.small[cnt as usize];
+        let (mut prev, mut rem, mut k, mut q2) = (u32::MAX, 0u32, 0u32, 0u32);
+        let mut cached_q2 = u32::MAX;
+        for d in dests {
+            if prev != u32::MAX && d.d == prev + 1 {
+                rem += 1;
+                if rem == pi_val {
+                    rem = 0;
+                    k += 1;
+                    if k == cnt {
+                        k = 0;
+                        q2 += 1;
+                    }
+                }
+            } else {
+                let q = pi.quot(d.d);
+                rem = d.d - q * pi_val;
+                q2 = div_c.quot(q);
+                k = q - q2 * cnt;
+            }
+            let run = prev != u32::MAX && d.d == prev + 1;
+            prev = d.d;
+            if !run && cached_q2 != q2 {
+                // A lone destination (a switch LID): one port, no cache.
+                let g = &groups[sc.cand[k as usize] as usize];
+                let j = q2 - self.small[g.len as usize].quot(q2) * g.len;
+                set(row, d.lid, d.nlids, r.ports[(g.start + j) as usize]);
+                continue;
+            }
+            if cached_q2 != q2 {
+                sc.port_of_k.clear();
+                for &gi in &sc.cand {
+                    let g = &groups[gi as usize];
+                    let j = q2 - self.small[g.len as usize].quot(q2) * g.len;
+                    sc.port_of_k.push(r.ports[(g.start + j) as usize]);
+                }
+                cached_q2 = q2;
+            }
+            set(row, d.lid, d.nlids, sc.port_of_k[k as usize]);
+        }
     }
 }
 
+#[inline]
 fn set(row: &mut [u8], lid: u16, nlids: u16, port: u8) {
+    if nlids == 1 {
+        if let Some(v) = row.get_mut(lid as usize) {
+            *v = port;
+        }
+        return;
+    }
     let lo = lid as usize;
     let hi = (lo + nlids as usize).min(row.len());
     if lo < hi {
         row[lo..hi].fill(port);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FastDiv;
+
+    #[test]
+    fn fast_division_is_exact_below_2_pow_17() {
+        for v in (1..=300u64).chain([
+            1000,
+            4096,
+            65_535,
+            1 << 16,
+            131_071,
+            1 << 17,
+            1 << 20,
+            u64::MAX,
+        ]) {
+            let f = FastDiv::new(v);
+            for x in (0..1u32 << 17).step_by(7).chain([(1 << 17) - 1]) {
+                assert_eq!(f.quot(x) as u64, x as u64 / v, "{x} / {v}");
+            }
+        }
     }
 }
