@@ -12,6 +12,7 @@
 pub mod cabling;
 mod cdg;
 pub mod congestion;
+pub mod quality;
 pub mod finding;
 mod render;
 pub mod sl2vl;
