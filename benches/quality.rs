@@ -17,37 +17,67 @@ use routec::verify::congestion::topological_nodes;
 use routec::verify::quality::{QualityOptions, evaluate};
 
 fn only(shift: bool, random: bool, a2a: bool) -> QualityOptions {
-    QualityOptions { shift, random, all_to_all: a2a, samples: 100, ..Default::default() }
+    QualityOptions {
+        shift,
+        random,
+        all_to_all: a2a,
+        samples: 100,
+        ..Default::default()
+    }
 }
 
 fn case(c: &mut Criterion, name: &str, spec: PgftSpec, criterion_shift: bool) {
     let fabric = pgft(&spec).expect("valid PGFT");
     let lids = LidMap::new(&fabric).expect("LIDs");
-    let lfts = Dmodc::default().route(&fabric, &lids, &RouteOptions::default()).expect("routed").lfts;
+    let lfts = Dmodc::default()
+        .route(&fabric, &lids, &RouteOptions::default())
+        .expect("routed")
+        .lfts;
     let nodes = topological_nodes(&fabric);
     let run = |o: &QualityOptions| evaluate(&fabric, &lids, &lfts, &nodes, "topological", o);
     let t = Instant::now();
-    let all = run(&QualityOptions { samples: 100, ..Default::default() });
-    eprintln!("{name}: all patterns once in {:.2} s", t.elapsed().as_secs_f64());
+    let all = run(&QualityOptions {
+        samples: 100,
+        ..Default::default()
+    });
+    eprintln!(
+        "{name}: all patterns once in {:.2} s",
+        t.elapsed().as_secs_f64()
+    );
     eprint!("{}", all.render());
     let mut g = c.benchmark_group(format!("quality_{name}"));
     g.sample_size(10);
-    g.bench_function("a2a_and_hops", |b| b.iter(|| run(&only(false, false, true))));
+    g.bench_function("a2a_and_hops", |b| {
+        b.iter(|| run(&only(false, false, true)))
+    });
     g.bench_function("random_100", |b| b.iter(|| run(&only(false, true, false))));
     if criterion_shift || std::env::var_os("ROUTEC_BENCH_FULL").is_some() {
         g.bench_function("shift_all", |b| b.iter(|| run(&only(true, false, false))));
     } else {
         let t = Instant::now();
         run(&only(true, false, false));
-        eprintln!("{name}: shift pass (+ hops) once in {:.2} s", t.elapsed().as_secs_f64());
+        eprintln!(
+            "{name}: shift pass (+ hops) once in {:.2} s",
+            t.elapsed().as_secs_f64()
+        );
     }
     g.finish();
 }
 
 fn benches(c: &mut Criterion) {
-    case(c, "pgft_1024", PgftSpec::new(3, &[8, 8, 16], &[1, 8, 8], None), true);
+    case(
+        c,
+        "pgft_1024",
+        PgftSpec::new(3, &[8, 8, 16], &[1, 8, 8], None),
+        true,
+    );
     if std::env::var_os("ROUTEC_BENCH_SMALL").is_none() {
-        case(c, "pgft_11664", PgftSpec::new(3, &[18, 18, 36], &[1, 18, 18], None), false);
+        case(
+            c,
+            "pgft_11664",
+            PgftSpec::new(3, &[18, 18, 36], &[1, 18, 18], None),
+            false,
+        );
     }
 }
 

@@ -293,6 +293,16 @@ fn report_on_opensm_minhop_tables() {
     let (rc, text, _) = cli(&args);
     assert_eq!(rc, 0);
     insta::assert_snapshot!("ft2_minhop_text", text);
+    // Sample j does not depend on how many samples are drawn: the two
+    // load-4 samples of 50 (3 and 29) are the worst of the first 30 too.
+    assert_eq!(v["random"]["worst"], serde_json::json!([3, 29]));
+    let (_, few, _) = cli(&[
+        &args[..3],
+        &["--samples", "30", "--pattern", "random", "--json"],
+    ]
+    .concat());
+    let few: serde_json::Value = serde_json::from_str(&few).unwrap();
+    assert_eq!(few["random"]["worst"], serde_json::json!([3, 29]));
     // Same bytes whatever the thread count.
     let (_, one, _) = cli(&[&args[..], &["--json", "-j", "1"]].concat());
     assert_eq!(one, out);

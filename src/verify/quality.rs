@@ -162,6 +162,15 @@ struct Scratch {
     path: Vec<u32>,
 }
 
+impl Scratch {
+    fn new(slots: usize) -> Self {
+        Scratch {
+            load: vec![0; slots],
+            path: Vec::new(),
+        }
+    }
+}
+
 /// Routes the permutation `dest` (fixed points skipped: they use no link).
 fn permutation(w: &Walker, sc: &mut Scratch, dest: impl Fn(usize) -> usize) -> PermLoad {
     sc.load.fill(0);
@@ -210,10 +219,7 @@ where
     (0..count)
         .into_par_iter()
         .map_init(
-            || Scratch {
-                load: vec![0; slots],
-                path: Vec::new(),
-            },
+            || Scratch::new(slots),
             |sc, p| permutation(w, sc, |i| dest(p, i)),
         )
         .collect()
@@ -226,19 +232,27 @@ pub(crate) fn shifts(w: &Walker) -> Vec<PermLoad> {
     permutations(w, n.saturating_sub(1), |p, i| (i + p + 1) % n)
 }
 
-/// `samples` uniform random permutations from ChaCha8 seeded with `seed`,
-/// drawn one after the other (Fisher–Yates, `SliceRandom::shuffle`).
+/// `samples` uniform random permutations; sample j is a Fisher–Yates
+/// shuffle (`SliceRandom::shuffle`) driven by ChaCha8 seeded with `seed` on
+/// stream j, so samples are drawn in parallel without being stored and
+/// sample j does not depend on how many are asked for.
 pub(crate) fn random(w: &Walker, samples: usize, seed: u64) -> Vec<PermLoad> {
     let n = w.lid.len();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let perms: Vec<Vec<u32>> = (0..samples)
-        .map(|_| {
-            let mut p: Vec<u32> = (0..n as u32).collect();
-            p.shuffle(&mut rng);
-            p
-        })
-        .collect();
-    permutations(w, samples, |p, i| perms[p][i] as usize)
+    let slots = w.switch_slots() + n;
+    (0..samples)
+        .into_par_iter()
+        .map_init(
+            || (Scratch::new(slots), Vec::with_capacity(n)),
+            |(sc, perm), j| {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                rng.set_stream(j as u64);
+                perm.clear();
+                perm.extend(0..n as u32);
+                perm.shuffle(&mut rng);
+                permutation(w, sc, |i| perm[i] as usize)
+            },
+        )
+        .collect()
 }
 
 /// Sums of the all-to-all pass.
