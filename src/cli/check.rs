@@ -118,7 +118,7 @@ fn print<T: serde::Serialize>(json: bool, v: &T, text: impl FnOnce() -> String) 
 /// The tables of `set` in the fabric's switch order, matched by GUID.
 /// Switches the file lacks get empty tables (the check reports what breaks);
 /// switches the topology lacks are an input error.
-fn tables_for(
+pub(super) fn tables_for(
     fabric: &Fabric,
     lids: &LidMap,
     set: &crate::parse::lfts::TableSet,

@@ -3,8 +3,8 @@
 
 pub mod fdbs;
 pub mod ibnetdiscover;
-pub mod mcfdbs;
 pub mod image;
+pub mod mcfdbs;
 pub mod opensm;
 pub mod outputs;
 pub mod report;

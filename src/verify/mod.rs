@@ -12,6 +12,7 @@
 pub mod cabling;
 pub mod congestion;
 mod cdg;
+pub mod quality;
 pub mod finding;
 pub mod mcast;
 mod render;

@@ -1,0 +1,373 @@
+//! Route quality under traffic patterns (issue 6 check 4, algorithms.md §4):
+//! maximum link load of every shift permutation, of seeded random
+//! permutations, and of all-to-all (the edge forwarding index), plus hop
+//! counts. Read from the tables only, like the rest of `verify`.
+//!
+//! Two passes share one walker over the flat switch-port arrays of
+//! [`Topo`] (`formats/quality-report.md` gives the costs):
+//! * permutations are traced pair by pair, one permutation per rayon task,
+//!   with a reused load vector; the result is collected in permutation
+//!   order, so it does not depend on the thread count;
+//! * all-to-all and hop counts use destination-based routing: every source
+//!   on one leaf switch follows the same route to a destination, so the
+//!   route from each leaf is walked once per destination and weighted by
+//!   the number of sources on that leaf (O(N · leaves · hops) instead of
+//!   O(N² · hops)). Integer sums make the reduction order-free.
+//!
+//! Loads are per directed cable. Host links (CA → switch and switch → CA)
+//! are kept apart from switch-to-switch links: a permutation loads each host
+//! link at most once whatever the routing, so only switch links tell routes
+//! apart. Pairs whose route cannot be followed (no entry, dead port, wrong
+//! end port) or that exceed the hop limit (loops) are counted, not traced
+//! further, and add no load.
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use super::congestion::EndPort;
+use super::topo::{Link, Topo};
+use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE};
+
+mod report;
+pub use report::*;
+
+/// Which patterns to evaluate.
+#[derive(Clone, Debug)]
+pub struct QualityOptions {
+    pub shift: bool,
+    pub random: bool,
+    /// All-to-all; hop counts are always computed (same pass, cheap).
+    pub all_to_all: bool,
+    /// Random permutations to sample.
+    pub samples: usize,
+    pub seed: u64,
+    /// Longest route followed, in switch-to-switch links.
+    pub hop_limit: u32,
+}
+
+impl Default for QualityOptions {
+    fn default() -> Self {
+        QualityOptions {
+            shift: true,
+            random: true,
+            all_to_all: true,
+            samples: 100,
+            seed: 1,
+            hop_limit: 64,
+        }
+    }
+}
+
+/// How a pair's route ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fate {
+    /// Delivered after this many switch-to-switch links; the walker's path
+    /// holds their slots, `down` the switch → CA slot.
+    Delivered {
+        hops: u32,
+        down: u32,
+    },
+    Unrouted,
+    OverHopLimit,
+}
+
+/// The fabric, tables and node order in walkable form.
+pub(crate) struct Walker<'a> {
+    pub topo: Topo,
+    lfts: &'a Lfts,
+    hop_limit: u32,
+    /// Per order node: leaf switch, the port it hangs on, its base LID.
+    pub leaf: Vec<u32>,
+    pub leaf_port: Vec<u8>,
+    pub lid: Vec<u16>,
+}
+
+impl<'a> Walker<'a> {
+    pub fn new(
+        fabric: &Fabric,
+        lids: &LidMap,
+        lfts: &'a Lfts,
+        nodes: &[EndPort],
+        hop_limit: u32,
+    ) -> Self {
+        let mut leaf = Vec::with_capacity(nodes.len());
+        let mut leaf_port = Vec::with_capacity(nodes.len());
+        let mut lid = Vec::with_capacity(nodes.len());
+        for e in nodes {
+            let peer = fabric.peer(e.node, e.port);
+            let sw = peer.and_then(|p| fabric.switch_index(p.node).map(|s| (s.0, p.port)));
+            let (s, p) = sw.unwrap_or((u32::MAX, 0));
+            leaf.push(s);
+            leaf_port.push(p);
+            lid.push(fabric.port(e.node, e.port).lid);
+        }
+        Walker {
+            topo: Topo::new(fabric, lids),
+            lfts,
+            hop_limit,
+            leaf,
+            leaf_port,
+            lid,
+        }
+    }
+
+    /// Number of directed switch-port slots (host up links come after).
+    pub fn switch_slots(&self) -> usize {
+        self.topo.link.len()
+    }
+
+    /// Follows the tables from switch `from` toward order node `dst`,
+    /// recording the switch-to-switch slots in `path`.
+    fn walk(&self, from: u32, dst: usize, path: &mut Vec<u32>) -> Fate {
+        path.clear();
+        let lid = self.lid[dst];
+        if from == u32::MAX || !crate::model::lids::is_assigned(lid) {
+            return Fate::Unrouted;
+        }
+        let stride = self.lfts.stride();
+        let mut at = from as usize;
+        let mut hops = 0;
+        loop {
+            let out = if (lid as usize) < stride && at < self.lfts.num_switches() {
+                self.lfts.get(at, lid)
+            } else {
+                NO_ROUTE
+            };
+            let slot = self.topo.base[at] + out as u32;
+            match self.topo.link(at, out) {
+                Some(Link::Switch(next, _)) => {
+                    if hops == self.hop_limit {
+                        return Fate::OverHopLimit;
+                    }
+                    hops += 1;
+                    path.push(slot);
+                    at = next as usize;
+                }
+                Some(Link::End(..))
+                    if at as u32 == self.leaf[dst] && out == self.leaf_port[dst] =>
+                {
+                    return Fate::Delivered { hops, down: slot };
+                }
+                _ => return Fate::Unrouted,
+            }
+        }
+    }
+}
+
+/// Per-task scratch of the permutation pass.
+struct Scratch {
+    load: Vec<u32>,
+    path: Vec<u32>,
+}
+
+impl Scratch {
+    fn new(slots: usize) -> Self {
+        Scratch {
+            load: vec![0; slots],
+            path: Vec::new(),
+        }
+    }
+}
+
+/// Routes the permutation `dest` (fixed points skipped: they use no link).
+fn permutation(w: &Walker, sc: &mut Scratch, dest: impl Fn(usize) -> usize) -> PermLoad {
+    sc.load.fill(0);
+    let up_base = w.switch_slots();
+    let mut r = PermLoad::default();
+    for i in 0..w.lid.len() {
+        let j = dest(i);
+        if i == j {
+            continue;
+        }
+        match w.walk(w.leaf[i], j, &mut sc.path) {
+            Fate::Delivered { down, .. } => {
+                for &s in &sc.path {
+                    let v = &mut sc.load[s as usize];
+                    *v += 1;
+                    r.max_switch = r.max_switch.max(*v);
+                }
+                for s in [up_base + i, down as usize] {
+                    let v = &mut sc.load[s];
+                    *v += 1;
+                    r.max_host = r.max_host.max(*v);
+                }
+            }
+            Fate::Unrouted => r.unrouted += 1,
+            Fate::OverHopLimit => r.over_hop_limit += 1,
+        }
+    }
+    r
+}
+
+/// Max loads of one permutation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PermLoad {
+    pub max_switch: u32,
+    pub max_host: u32,
+    pub unrouted: u64,
+    pub over_hop_limit: u64,
+}
+
+/// Evaluates many permutations in parallel, results in input order.
+fn permutations<F>(w: &Walker, count: usize, dest: F) -> Vec<PermLoad>
+where
+    F: Fn(usize, usize) -> usize + Sync,
+{
+    let slots = w.switch_slots() + w.lid.len();
+    (0..count)
+        .into_par_iter()
+        .map_init(
+            || Scratch::new(slots),
+            |sc, p| permutation(w, sc, |i| dest(p, i)),
+        )
+        .collect()
+}
+
+/// Every shift permutation i → i+k mod N, k = 1..N−1
+/// (`per_shift[k−1]` is shift k).
+pub(crate) fn shifts(w: &Walker) -> Vec<PermLoad> {
+    let n = w.lid.len();
+    permutations(w, n.saturating_sub(1), |p, i| (i + p + 1) % n)
+}
+
+/// `samples` uniform random permutations; sample j is a Fisher–Yates
+/// shuffle (`SliceRandom::shuffle`) driven by ChaCha8 seeded with `seed` on
+/// stream j, so samples are drawn in parallel without being stored and
+/// sample j does not depend on how many are asked for.
+pub(crate) fn random(w: &Walker, samples: usize, seed: u64) -> Vec<PermLoad> {
+    let n = w.lid.len();
+    let slots = w.switch_slots() + n;
+    (0..samples)
+        .into_par_iter()
+        .map_init(
+            || (Scratch::new(slots), Vec::with_capacity(n)),
+            |(sc, perm), j| {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                rng.set_stream(j as u64);
+                perm.clear();
+                perm.extend(0..n as u32);
+                perm.shuffle(&mut rng);
+                permutation(w, sc, |i| perm[i] as usize)
+            },
+        )
+        .collect()
+}
+
+/// Sums of the all-to-all pass.
+#[derive(Clone, Debug)]
+pub(crate) struct A2aSums {
+    /// Load per switch-port slot (switch → switch and switch → CA).
+    pub load: Vec<u64>,
+    /// Load of each order node's CA → switch link.
+    pub up: Vec<u64>,
+    /// Delivered pairs by switch-to-switch hops.
+    pub hops: Vec<u64>,
+    pub unrouted: u64,
+    pub over_hop_limit: u64,
+}
+
+struct A2aAcc {
+    load: Vec<u64>,
+    /// Per leaf switch: destinations its routes deliver to.
+    reached: Vec<u64>,
+    hops: Vec<u64>,
+    unrouted: u64,
+    over: u64,
+    path: Vec<u32>,
+}
+
+impl A2aAcc {
+    fn new(w: &Walker) -> Self {
+        A2aAcc {
+            load: vec![0; w.switch_slots()],
+            reached: vec![0; w.topo.num_switches()],
+            hops: Vec::new(),
+            unrouted: 0,
+            over: 0,
+            path: Vec::new(),
+        }
+    }
+
+    fn merge(mut self, o: A2aAcc) -> A2aAcc {
+        self.load.iter_mut().zip(&o.load).for_each(|(a, b)| *a += b);
+        self.reached
+            .iter_mut()
+            .zip(&o.reached)
+            .for_each(|(a, b)| *a += b);
+        if self.hops.len() < o.hops.len() {
+            self.hops.resize(o.hops.len(), 0);
+        }
+        self.hops.iter_mut().zip(&o.hops).for_each(|(a, b)| *a += b);
+        self.unrouted += o.unrouted;
+        self.over += o.over;
+        self
+    }
+}
+
+/// All ordered pairs of distinct order nodes, one walk per (leaf, destination).
+pub(crate) fn all_to_all(w: &Walker) -> A2aSums {
+    let nsw = w.topo.num_switches();
+    let mut on_leaf = vec![0u64; nsw];
+    for &l in w.leaf.iter().filter(|&&l| l != u32::MAX) {
+        on_leaf[l as usize] += 1;
+    }
+    let leaves: Vec<u32> = (0..nsw as u32)
+        .filter(|&s| on_leaf[s as usize] > 0)
+        .collect();
+    let unattached = w.leaf.iter().filter(|&&l| l == u32::MAX).count() as u64;
+    let n = w.lid.len();
+    let acc = (0..n)
+        .into_par_iter()
+        .fold(
+            || A2aAcc::new(w),
+            |mut acc, d| {
+                // Sources that are not cabled to a switch reach nobody.
+                acc.unrouted += unattached - u64::from(w.leaf[d] == u32::MAX);
+                for &l in &leaves {
+                    let c = on_leaf[l as usize] - u64::from(w.leaf[d] == l);
+                    match w.walk(l, d, &mut acc.path) {
+                        Fate::Delivered { hops, down } => {
+                            acc.reached[l as usize] += 1;
+                            for &s in &acc.path {
+                                acc.load[s as usize] += c;
+                            }
+                            acc.load[down as usize] += c;
+                            if acc.hops.len() <= hops as usize {
+                                acc.hops.resize(hops as usize + 1, 0);
+                            }
+                            acc.hops[hops as usize] += c;
+                        }
+                        Fate::Unrouted => acc.unrouted += c,
+                        Fate::OverHopLimit => acc.over += c,
+                    }
+                }
+                acc
+            },
+        )
+        .reduce(|| A2aAcc::new(w), A2aAcc::merge);
+    // A source's CA → switch link carries every pair its leaf delivers,
+    // less the pair to itself.
+    let mut path = Vec::new();
+    let up = (0..n)
+        .map(|i| match w.leaf[i] {
+            u32::MAX => 0,
+            l => {
+                let own = matches!(w.walk(l, i, &mut path), Fate::Delivered { .. });
+                acc.reached[l as usize] - u64::from(own)
+            }
+        })
+        .collect();
+    let mut hops = acc.hops;
+    while hops.last() == Some(&0) {
+        hops.pop();
+    }
+    A2aSums {
+        load: acc.load,
+        up,
+        hops,
+        unrouted: acc.unrouted,
+        over_hop_limit: acc.over,
+    }
+}
