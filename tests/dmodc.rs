@@ -209,11 +209,12 @@ fn assert_complete_up_down(f: &Fabric, r: &Routing) {
                 }
             })
             .unwrap_or_else(|e| panic!("{a:?} -> {b:?}: {e:?}"));
+            // Promise ranks count from the top: going up lowers the rank.
             let mut down = false;
             for w in seq.windows(2) {
                 match w[1].cmp(&w[0]) {
-                    std::cmp::Ordering::Greater => assert!(!down, "{a:?} -> {b:?}: ranks {seq:?}"),
-                    std::cmp::Ordering::Less => down = true,
+                    std::cmp::Ordering::Less => assert!(!down, "{a:?} -> {b:?}: ranks {seq:?}"),
+                    std::cmp::Ordering::Greater => down = true,
                     std::cmp::Ordering::Equal => panic!("same-rank hop {seq:?}"),
                 }
             }
@@ -505,7 +506,7 @@ fn switch_lids_route_up_down_or_by_fallback() {
     let tops: Vec<_> = f
         .switches()
         .iter()
-        .filter(|s| ranks[f.switch_index(**s).unwrap().ix()] == 1)
+        .filter(|s| ranks[f.switch_index(**s).unwrap().ix()] == 0)
         .collect();
     let (a, b) = (f.switch_index(*tops[0]).unwrap(), *tops[1]);
     assert_eq!(r.lfts.get(a.ix(), f.switch_lid(b)), 1);

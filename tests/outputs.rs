@@ -91,7 +91,8 @@ fn default_outputs_are_image_and_report_and_rerun_keeps_mtimes() {
         .map(|o| o["status"].as_str().unwrap())
         .collect();
     assert_eq!(statuses, ["unchanged"; 5]);
-    assert_eq!(run["timings"].as_array().unwrap().len(), 4);
+    // parse, lids, route, verify, emit
+    assert_eq!(run["timings"].as_array().unwrap().len(), 5);
     let leftovers = std::fs::read_dir(&out).unwrap().filter(|e| {
         e.as_ref()
             .unwrap()
@@ -262,10 +263,17 @@ fn fdbs_and_subnet_match_opensm_on_ring6() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let topo = Path::new(RING6).join("ibnetdiscover.txt");
+    // Min-hop on a ring has credit loops: compile refuses (exit 1, nothing
+    // written) unless told to write anyway, and still exits 1.
     compile_cmd(&topo, &out)
         .args(["--emit", "fdbs,opensm"])
         .assert()
-        .code(0);
+        .code(1);
+    assert!(!out.join("opensm.fdbs").exists());
+    compile_cmd(&topo, &out)
+        .args(["--emit", "fdbs,opensm", "--allow-invalid"])
+        .assert()
+        .code(1);
     let read = |p: PathBuf| std::fs::read_to_string(p).unwrap();
     assert_eq!(
         read(out.join("opensm-lfts.dump")),

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::Fabric;
 use crate::model::faults::FaultSummary;
 use crate::parse::{self, LoadOptions, TopoFormat};
@@ -79,9 +79,4 @@ impl TopoArgs {
             inputs,
         })
     }
-}
-
-/// The error for a subcommand that this build does not provide yet.
-pub fn not_yet(what: &str) -> Error {
-    Error::Usage(format!("`routec {what}` is not available yet"))
 }

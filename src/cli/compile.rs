@@ -10,7 +10,9 @@ use crate::emit::report::Timing;
 use crate::error::{Error, Result};
 use crate::model::lids::{self, LidState};
 use crate::model::{Fabric, LidMap};
+use crate::mcast::McastConfig;
 use crate::route::{self, RootSpec, RouteOptions};
+use crate::verify::{Verdict, VerifyOptions, verify_tables};
 
 /// Arguments of `routec compile`.
 #[derive(Args, Debug)]
@@ -98,8 +100,71 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     if let Some(p) = &args.node_order {
         files.push(("node-order", p.clone()));
     }
-    let ctx = EmitCtx { fabric: &fabric, lids: &lids, routing: &routing, inputs: &files, emit: &emit };
-    write_outputs(&args, g, &ctx, phases)
+    phases.begin("verify");
+    let verdict = verify_routing(&fabric, &lids, &routing, g);
+    let mcast = match &args.mcast {
+        Some(path) => {
+            phases.begin("mcast");
+            files.push(("mcast", path.clone()));
+            Some(route_multicast(&args, &fabric, path)?)
+        }
+        None => None,
+    };
+    let valid = verdict.is_clean();
+    if !valid && !args.allow_invalid {
+        if !g.quiet {
+            eprintln!("error: verification failed; nothing written (--allow-invalid writes anyway)");
+        }
+        return Ok(Outcome::Findings);
+    }
+    let ctx = EmitCtx {
+        fabric: &fabric,
+        lids: &lids,
+        routing: &routing,
+        inputs: &files,
+        emit: &emit,
+        verdict,
+        mcast,
+    };
+    let outcome = write_outputs(&args, g, &ctx, phases)?;
+    Ok(if valid { outcome } else { Outcome::Findings })
+}
+
+/// Checks 1–3 on the engine's tables (reachability, the up/down promise,
+/// deadlock freedom), from the tables alone. Findings go to stderr.
+fn verify_routing(fabric: &Fabric, lids: &LidMap, routing: &route::Routing, g: &Global) -> Verdict {
+    let opts = VerifyOptions {
+        up_down_ranks: routing.promise.up_down_ranks.clone(),
+        ..VerifyOptions::default()
+    };
+    let verdict = verify_tables(fabric, lids, &routing.lfts, &opts);
+    if !g.quiet && !verdict.findings.is_empty() {
+        eprint!("{}", verdict.render());
+    }
+    verdict
+}
+
+/// Multicast trees and MFT colours for `--mcast GROUPS` (MR4LMS).
+fn route_multicast(args: &CompileArgs, fabric: &Fabric, path: &std::path::Path) -> Result<McastRun> {
+    let groups = crate::parse::mcast_groups::load_groups(path, fabric)?;
+    let mut cfg = McastConfig {
+        rebuild_merged: args.rebuild_merged,
+        ..McastConfig::default()
+    };
+    if let Some(n) = args.mft_size {
+        if n == 0 {
+            return Err(Error::Usage("--mft-size must be at least 1".into()));
+        }
+        cfg.mft_size = n;
+    }
+    let result = crate::mcast::assign(fabric, &groups, cfg)?;
+    Ok(McastRun { groups, result })
+}
+
+/// The multicast part of a compile run.
+struct McastRun {
+    groups: Vec<crate::mcast::groups::McastGroup>,
+    result: crate::mcast::policy::McastResult,
 }
 
 /// Says which up/down roots were used (all of them with `-v`).
@@ -200,6 +265,8 @@ struct EmitCtx<'a> {
     routing: &'a route::Routing,
     inputs: &'a [(&'a str, PathBuf)],
     emit: &'a [String],
+    verdict: Verdict,
+    mcast: Option<McastRun>,
 }
 
 impl EmitCtx<'_> {
@@ -257,6 +324,17 @@ fn write_outputs(args: &CompileArgs, g: &Global, c: &EmitCtx, mut phases: Phases
         set.stage("opensm.fdbs", |w| fdbs::write_fdbs(c.fabric, c.lids, lfts, w))?;
         set.stage("opensm-subnet.lst", |w| fdbs::write_subnet_lst(c.fabric, w))?;
     }
+    let mcast_report = match &c.mcast {
+        Some(m) => Some(crate::mcast::outputs::stage_outputs(c.fabric, &m.groups, &m.result, &mut set)?),
+        None => None,
+    };
+    // MR4LMS trees are verified like unicast tables: a bad MFT is a finding.
+    let mcast_findings = mcast_report.as_ref().map_or(0, |r| r.check.findings.len());
+    if !g.quiet {
+        for f in mcast_report.iter().flat_map(|r| &r.check.findings) {
+            eprintln!("finding: {f}");
+        }
+    }
     if c.wants("report") {
         let rep = report::Report {
             schema_version: report::REPORT_SCHEMA_VERSION,
@@ -274,7 +352,8 @@ fn write_outputs(args: &CompileArgs, g: &Global, c: &EmitCtx, mut phases: Phases
             inputs: report::inputs(c.inputs)?,
             fabric_fingerprint: crate::io::hex(&fingerprint),
             counts: report::Counts::of(c.fabric, c.lids, lfts),
-            verification: None,
+            verification: Some(report::Verification::of(c.verdict.clone())),
+            multicast: mcast_report.map(|r| r.summary),
             notes: c.routing.notes.clone(),
             outputs: set.records(),
             run_log: "run.json",
@@ -287,6 +366,9 @@ fn write_outputs(args: &CompileArgs, g: &Global, c: &EmitCtx, mut phases: Phases
     if args.check {
         let changed = set.changed_names();
         phases.finish();
+        if mcast_findings > 0 {
+            return Ok(Outcome::Findings);
+        }
         if changed.is_empty() {
             return Ok(Outcome::Clean);
         }
@@ -311,7 +393,7 @@ fn write_outputs(args: &CompileArgs, g: &Global, c: &EmitCtx, mut phases: Phases
     if let Some(stamp) = &args.stamp {
         outputs::touch(stamp)?;
     }
-    Ok(Outcome::Clean)
+    Ok(if mcast_findings > 0 { Outcome::Findings } else { Outcome::Clean })
 }
 
 /// Makes sure every port that needs a LID has one: a fabric with none gets a

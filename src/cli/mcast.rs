@@ -7,7 +7,8 @@ use clap::Args;
 
 use super::Outcome;
 use super::common::{Global, TopoArgs};
-use crate::mcast::{McastConfig, assign, outputs::write_outputs};
+use crate::emit::outputs::OutputSet;
+use crate::mcast::{McastConfig, assign, outputs::stage_outputs};
 use crate::parse::mcast_groups::load_groups;
 
 /// Arguments of `routec mcast`.
@@ -46,7 +47,10 @@ pub fn run(args: McastArgs, g: &Global) -> crate::Result<Outcome> {
     let t0 = Instant::now();
     let result = assign(&topo.fabric, &groups, cfg)?;
     let elapsed = t0.elapsed();
-    let report = write_outputs(&topo.fabric, &groups, &result, &args.outdir)?;
+    std::fs::create_dir_all(&args.outdir).map_err(|e| crate::Error::io(&args.outdir, e))?;
+    let mut set = OutputSet::new(&args.outdir, false);
+    let report = stage_outputs(&topo.fabric, &groups, &result, &mut set)?;
+    set.commit()?;
     if !g.quiet {
         let s = &report.summary;
         eprintln!(

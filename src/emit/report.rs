@@ -113,28 +113,37 @@ impl Counts {
     }
 }
 
-/// One verification finding.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    pub code: String,
-    /// `error`, `warning` or `info`.
-    pub severity: String,
-    pub message: String,
+/// The verifier's results for the tables of this run (checks 1–3:
+/// reachability, up/down where the engine promises it, deadlock freedom).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Verification {
+    /// `pass` (no error finding) or `fail`.
+    pub status: &'static str,
+    /// Names of the checks that ran.
+    pub checks: Vec<&'static str>,
+    /// Findings, counts per code and figures, as `routec check --json` prints them.
+    #[serde(flatten)]
+    pub verdict: crate::verify::Verdict,
 }
 
-/// The verifier's results (filled by `crate::verify`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Verification {
-    /// `pass` or `fail`.
-    pub status: String,
-    /// Names of the checks that ran (`reachability`, `updown`, `deadlock`, ...).
-    pub checks: Vec<String>,
-    /// Every finding, sorted as the verifier emits them.
-    pub findings: Vec<Finding>,
+impl Verification {
+    /// Wraps a verdict; `up_down` says whether ranks were checked.
+    pub fn of(verdict: crate::verify::Verdict) -> Self {
+        let mut checks = vec!["reachability"];
+        if verdict.stats.up_down_checked {
+            checks.push("updown");
+        }
+        checks.push("deadlock");
+        Verification {
+            status: if verdict.is_clean() { "pass" } else { "fail" },
+            checks,
+            verdict,
+        }
+    }
 }
 
 /// `report.json`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
     pub schema_version: u32,
     pub tool: Tool,
@@ -146,6 +155,9 @@ pub struct Report {
     pub counts: Counts,
     /// `null` when the run did not verify.
     pub verification: Option<Verification>,
+    /// Multicast summary when `--mcast` was given (also in `mcast.json`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub multicast: Option<crate::mcast::summary::McastSummary>,
     pub notes: Vec<Note>,
     /// Every other output of the run, by name, with its digest.
     pub outputs: Vec<OutputRecord>,

@@ -1,13 +1,11 @@
 //! Writes the multicast outputs of a run into a directory: `opensm.mcfdbs`,
-//! `mcast-colors.txt` and `mcast.json`, each atomically. `routec mcast`
+//! `mcast-colors.txt` and `mcast.json`, staged in an output set. `routec mcast`
 //! and `routec compile --mcast` share it.
-
-use std::path::Path;
 
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::io::write_atomic;
+use crate::emit::outputs::OutputSet;
 use crate::model::Fabric;
 use crate::verify::mcast::{McastCheck, verify_mfts};
 
@@ -39,27 +37,25 @@ pub fn group_colours(groups: &[McastGroup], result: &McastResult) -> Vec<GroupCo
         .collect()
 }
 
-/// Computes the MFTs of `result`, verifies them and writes the three files.
-pub fn write_outputs(
+/// Computes the MFTs of `result`, verifies them and stages the three files
+/// in `set` (written, if changed, when the caller commits the set).
+pub fn stage_outputs(
     fabric: &Fabric,
     groups: &[McastGroup],
     result: &McastResult,
-    outdir: &Path,
+    set: &mut OutputSet,
 ) -> Result<McastReport> {
-    std::fs::create_dir_all(outdir).map_err(|e| crate::Error::io(outdir, e))?;
     let mfts = Mfts::from_result(fabric, result);
     let check = verify_mfts(fabric, &mfts, groups, &group_colours(groups, result));
-    write_atomic(&outdir.join("opensm.mcfdbs"), |w| {
+    set.stage("opensm.mcfdbs", |w| {
         crate::emit::mcfdbs::write_mcfdbs(fabric, &mfts, w)
     })?;
-    write_atomic(&outdir.join("mcast-colors.txt"), |w| {
-        write_colours(fabric, groups, result, w)
-    })?;
+    set.stage("mcast-colors.txt", |w| write_colours(fabric, groups, result, w))?;
     let report = McastReport {
         summary: McastSummary::of(result),
         check,
     };
-    write_atomic(&outdir.join("mcast.json"), |w| {
+    set.stage("mcast.json", |w| {
         serde_json::to_writer_pretty(&mut *w, &report)?;
         writeln!(w)
     })?;

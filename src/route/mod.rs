@@ -46,6 +46,9 @@ pub struct Note {
 pub struct Promise {
     /// Every route is up*/down* with respect to these switch ranks
     /// (indexed by [`SwIdx`]); `None` when the engine promises nothing.
+    /// Ranks count from the roots as in OpenSM's up/down (0 = root): a link
+    /// toward a lower rank goes up (`verify::updown::is_up`). Engines that
+    /// rank from the leaves (Dmodc) convert with `max_rank − rank`.
     pub up_down_ranks: Option<Vec<u32>>,
 }
 

@@ -54,9 +54,12 @@ impl Engine for Dmodc {
         let (alt_rows, fallback) = fill(fabric, &ranked, &ctx, &mut lfts, self.with_alt_ports);
         let mut notes = Vec::new();
         note_gaps(fabric, &ranked, &dests, &lfts, fallback, &mut notes);
+        // The promise counts ranks from the top (OpenSM's convention, see
+        // `route::Promise`): Dmodc's leaf-based rank r becomes max − r.
+        let top = ranked.rank.iter().copied().max().unwrap_or(0) as u32;
         let mut up_down = vec![crate::model::rank::UNRANKED; fabric.num_switches()];
         for (i, s) in ranked.order.iter().enumerate() {
-            up_down[s.ix()] = ranked.rank[i] as u32;
+            up_down[s.ix()] = top - ranked.rank[i] as u32;
         }
         Ok(Routing {
             engine: "dmodc",
