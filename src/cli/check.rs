@@ -1,8 +1,11 @@
 //! `routec check`: verify existing tables, or compare cabling with a plan.
 
+mod mcast;
+
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use serde::Serialize;
 
 use super::Outcome;
 use super::common::Global;
@@ -11,6 +14,17 @@ use crate::model::rank::{bfs_ranks, leaf_ranks};
 use crate::model::{Fabric, Guid, Lfts, LidMap, SwIdx};
 use crate::parse::{self, LoadOptions};
 use crate::verify::{self, VerifyOptions};
+use mcast::{McastStats, check_multicast, mcast_inputs};
+
+/// `check --json`: the verdict (unicast and multicast findings together),
+/// plus what the multicast check covered when it ran.
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    #[serde(flatten)]
+    verdict: &'a verify::Verdict,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    multicast: Option<&'a McastStats>,
+}
 
 /// Arguments of `routec check`.
 #[derive(Args, Debug)]
@@ -38,6 +52,15 @@ pub struct CheckArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Multicast groups the MFTs must serve (text, YAML or opensm-sa.dump).
+    /// Default, for an OUTDIR holding opensm.mcfdbs: the groups file its
+    /// report.json names, if unchanged.
+    #[arg(long = "mcast", value_name = "GROUPS")]
+    pub mcast: Option<PathBuf>,
+    /// MFTs to check (`opensm.mcfdbs`, OpenSM's or routec's). Default:
+    /// OUTDIR/opensm.mcfdbs when --lfts is a directory holding one.
+    #[arg(long, value_name = "FILE", conflicts_with = "expect")]
+    pub mcfdbs: Option<PathBuf>,
     /// Read topologies as this format instead of detecting it.
     #[arg(long, value_enum)]
     pub format: Option<crate::parse::TopoFormat>,
@@ -72,12 +95,51 @@ pub fn run(args: CheckArgs, g: &Global) -> Result<Outcome> {
             Outcome::Findings
         });
     }
-    let Some(lfts_path) = &args.lfts else {
+    let mcast = mcast_inputs(&args)?;
+    if args.lfts.is_none() && mcast.is_none() {
         return Err(Error::Usage(
-            "check needs --lfts FILE|OUTDIR (or --expect EXPECTED_TOPO)".into(),
+            "check needs --lfts FILE|OUTDIR, --mcfdbs FILE (or --expect EXPECTED_TOPO)".into(),
         ));
+    }
+    let mut verdict = match &args.lfts {
+        Some(lfts_path) => check_unicast(&args, &actual, lfts_path, g)?,
+        None => verify::Verdict::default(),
     };
-    let lids = LidMap::new(&actual)?;
+    let multicast = match &mcast {
+        Some(m) => Some(check_multicast(&actual, m, &mut verdict, g)?),
+        None => None,
+    };
+    if args.json {
+        let report = CheckJson {
+            verdict: &verdict,
+            multicast: multicast.as_ref(),
+        };
+        print(true, &report, String::new)?;
+    } else {
+        let mut text = match &args.lfts {
+            Some(_) => verdict.render(),
+            None => verdict.findings.iter().map(|f| f.to_string()).collect(),
+        };
+        if let Some(m) = &multicast {
+            text += &m.render();
+        }
+        print!("{text}");
+    }
+    Ok(if verdict.is_clean() {
+        Outcome::Clean
+    } else {
+        Outcome::Findings
+    })
+}
+
+/// Checks 1–3 of the unicast tables at `lfts_path`.
+fn check_unicast(
+    args: &CheckArgs,
+    actual: &Fabric,
+    lfts_path: &Path,
+    g: &Global,
+) -> Result<verify::Verdict> {
+    let lids = LidMap::new(actual)?;
     if lids.iter().next().is_none() {
         return Err(Error::Input(format!(
             "{}: the topology carries no LIDs; check needs the LIDs the tables were made for",
@@ -85,10 +147,10 @@ pub fn run(args: CheckArgs, g: &Global) -> Result<Outcome> {
         )));
     }
     let set = crate::parse::lfts::read_tables(lfts_path)?;
-    let lfts = tables_for(&actual, &lids, &set, lfts_path, g)?;
+    let lfts = tables_for(actual, &lids, &set, lfts_path, g)?;
     let ranks = match args.roots.as_deref() {
         None => None,
-        Some(r) => Some(ranks_from_roots(&actual, r)?),
+        Some(r) => Some(ranks_from_roots(actual, r)?),
     };
     let vopts = VerifyOptions {
         up_down_ranks: ranks,
@@ -96,13 +158,7 @@ pub fn run(args: CheckArgs, g: &Global) -> Result<Outcome> {
         hop_limit: args.hop_limit,
         ..Default::default()
     };
-    let verdict = verify::verify_tables(&actual, &lids, &lfts, &vopts);
-    print(args.json, &verdict, || verdict.render())?;
-    Ok(if verdict.is_clean() {
-        Outcome::Clean
-    } else {
-        Outcome::Findings
-    })
+    Ok(verify::verify_tables(actual, &lids, &lfts, &vopts))
 }
 
 fn print<T: serde::Serialize>(json: bool, v: &T, text: impl FnOnce() -> String) -> Result<()> {

@@ -23,17 +23,38 @@ pub enum Code {
     V010,
     /// The channel dependency graph has a cycle (credit loop, deadlock).
     V020,
+    /// A multicast group has no MLID (colour table or groups file).
+    V030,
+    /// A multicast member's switch has no MFT entry for it.
+    V031,
+    /// A multicast member is cut off from its group's other members.
+    V032,
+    /// A multicast tree has a cycle (packets loop or arrive twice).
+    V033,
+    /// An MFT port leads to a switch whose entry does not lead back.
+    V034,
+    /// An MFT port delivers a group's packets to a non-member.
+    V035,
+    /// Two multicast trees not merged on purpose are joined on one MLID.
+    V036,
 }
 
 impl Code {
     /// Every code, in order.
-    pub const ALL: [Code; 6] = [
+    pub const ALL: [Code; 13] = [
         Code::V001,
         Code::V002,
         Code::V003,
         Code::V004,
         Code::V010,
         Code::V020,
+        Code::V030,
+        Code::V031,
+        Code::V032,
+        Code::V033,
+        Code::V034,
+        Code::V035,
+        Code::V036,
     ];
 
     /// The code as printed (`V001`).
@@ -45,6 +66,13 @@ impl Code {
             Code::V004 => "V004",
             Code::V010 => "V010",
             Code::V020 => "V020",
+            Code::V030 => "V030",
+            Code::V031 => "V031",
+            Code::V032 => "V032",
+            Code::V033 => "V033",
+            Code::V034 => "V034",
+            Code::V035 => "V035",
+            Code::V036 => "V036",
         }
     }
 
@@ -57,6 +85,13 @@ impl Code {
             Code::V004 => "switch-lid-unreachable",
             Code::V010 => "up-down-violation",
             Code::V020 => "credit-loop",
+            Code::V030 => "mcast-no-mlid",
+            Code::V031 => "mcast-member-without-entry",
+            Code::V032 => "mcast-member-cut-off",
+            Code::V033 => "mcast-loop",
+            Code::V034 => "mcast-one-way-port",
+            Code::V035 => "mcast-stray-delivery",
+            Code::V036 => "mcast-trees-joined",
         }
     }
 

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::mcast::{GroupColour, McastGroup, Mfts};
 use crate::model::{Fabric, Guid, NodeIdx, PortNum, SwIdx};
+use crate::verify::{Code, Finding, Hop};
 
 /// One problem found in the MFTs.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
@@ -18,17 +19,20 @@ use crate::model::{Fabric, Guid, NodeIdx, PortNum, SwIdx};
 pub enum McastFinding {
     /// The group has no line in the colour table.
     NoColour { group: String },
-    /// The member's switch has no entry for the MLID, or not its port.
+    /// The member's switch (`switch`) has no entry for the MLID, or not its port.
     NoEntry {
         group: String,
         mlid: u16,
         member: Guid,
+        switch: Guid,
     },
-    /// The member is not on the tree its group's other members are on.
+    /// The member (behind `switch`) is not on the tree its group's other
+    /// members are on.
     NotDelivered {
         group: String,
         mlid: u16,
         member: Guid,
+        switch: Guid,
     },
     /// A cycle: some packets would arrive twice (or loop).
     Loop { mlid: u16, switch: Guid },
@@ -44,11 +48,13 @@ pub enum McastFinding {
         switch: Guid,
         port: PortNum,
     },
-    /// Two trees that were not merged share a switch on one MLID.
+    /// Two trees that were not merged are joined on one MLID: `switch` is
+    /// where the first one's packets enter the second's tree.
     SharedSwitch {
         mlid: u16,
         first: String,
         second: String,
+        switch: Guid,
     },
 }
 
@@ -62,20 +68,22 @@ impl fmt::Display for McastFinding {
                 group,
                 mlid,
                 member,
+                switch,
             } => {
                 write!(
                     f,
-                    "MLID 0x{mlid:04x}: member {member} of {group} has no MFT entry at its switch"
+                    "MLID 0x{mlid:04x}: member {member} of {group} has no MFT entry at switch {switch}"
                 )
             }
             McastFinding::NotDelivered {
                 group,
                 mlid,
                 member,
+                switch,
             } => {
                 write!(
                     f,
-                    "MLID 0x{mlid:04x}: member {member} of {group} is cut off from the other members"
+                    "MLID 0x{mlid:04x}: member {member} of {group} (at switch {switch}) is cut off from the other members"
                 )
             }
             McastFinding::Loop { mlid, switch } => {
@@ -97,13 +105,59 @@ impl fmt::Display for McastFinding {
                 mlid,
                 first,
                 second,
+                switch,
             } => {
                 write!(
                     f,
-                    "MLID 0x{mlid:04x}: trees of {first} and {second} meet on a switch"
+                    "MLID 0x{mlid:04x}: trees of {first} and {second} meet at switch {switch}"
                 )
             }
         }
+    }
+}
+
+impl McastFinding {
+    /// The stable code of this kind of finding (`formats/findings.md`).
+    pub fn code(&self) -> Code {
+        match self {
+            McastFinding::NoColour { .. } => Code::V030,
+            McastFinding::NoEntry { .. } => Code::V031,
+            McastFinding::NotDelivered { .. } => Code::V032,
+            McastFinding::Loop { .. } => Code::V033,
+            McastFinding::OneWay { .. } => Code::V034,
+            McastFinding::Stray { .. } => Code::V035,
+            McastFinding::SharedSwitch { .. } => Code::V036,
+        }
+    }
+
+    /// As a [`Finding`] like the unicast checks': the MLID in `lids`, the
+    /// switch in `switches`, and the offending port as a hop.
+    pub fn to_finding(&self, fabric: &Fabric) -> Finding {
+        let mut f = Finding::new(self.code(), self.to_string());
+        let (mlid, switch, port) = match self {
+            McastFinding::NoColour { .. } => (None, None, None),
+            McastFinding::NoEntry { mlid, switch, .. }
+            | McastFinding::NotDelivered { mlid, switch, .. }
+            | McastFinding::Loop { mlid, switch }
+            | McastFinding::SharedSwitch { mlid, switch, .. } => (Some(*mlid), Some(*switch), None),
+            McastFinding::OneWay { mlid, switch, port }
+            | McastFinding::Stray { mlid, switch, port } => {
+                (Some(*mlid), Some(*switch), Some(*port))
+            }
+        };
+        f.lids.extend(mlid);
+        f.switches.extend(switch);
+        if let (Some(switch), Some(out_port)) = (switch, port) {
+            let name = fabric.node_by_guid(switch).map(|n| fabric.node(n).desc.clone());
+            f.hops.push(Hop {
+                switch,
+                name: name.unwrap_or_default(),
+                in_port: None,
+                out_port,
+                vl: None,
+            });
+        }
+        f
     }
 }
 
@@ -167,12 +221,14 @@ pub fn verify_mfts(
     for (mlid, gs) in &per_mlid {
         if !switches.contains_key(mlid) {
             for &g in gs {
-                let m = &groups[g].members[0];
-                let (group, member) = (groups[g].name.clone(), m.guid(fabric));
+                let Some(m) = groups[g].members.first() else {
+                    continue;
+                };
                 check.findings.push(McastFinding::NoEntry {
-                    group,
+                    group: groups[g].name.clone(),
                     mlid: *mlid,
-                    member,
+                    member: m.guid(fabric),
+                    switch: guid_of(fabric, m.leaf),
                 });
             }
         }
@@ -194,7 +250,8 @@ fn check_mlid(
     let local: HashMap<SwIdx, usize> = sws.iter().enumerate().map(|(i, &s)| (s, i)).collect();
     let mut dsu = Dsu((0..sws.len() as u32).collect());
     let mut receivers: Vec<(usize, NodeIdx, PortNum)> = Vec::new();
-    let guid_of = |s: SwIdx| fabric.node(fabric.switch_node(s)).guid;
+    let mut edges: Vec<(usize, usize)> = Vec::new();
+    let guid_of = |s: SwIdx| guid_of(fabric, s);
     for (i, &s) in sws.iter().enumerate() {
         let node = fabric.switch_node(s);
         let Some(mask) = mfts.get(s, mlid) else {
@@ -211,6 +268,7 @@ fn check_mlid(
                 (Some(q), None) => receivers.push((i, q.node, q.port)),
                 (Some(_), Some((t, tp))) if mfts.get(t, mlid).is_some_and(|m| m.has(tp)) => {
                     if (s, p) < (t, tp) {
+                        edges.push((i, local[&t]));
                         let (a, b) = (dsu.find(i), dsu.find(local[&t]));
                         if a == b {
                             check.findings.push(McastFinding::Loop {
@@ -240,11 +298,11 @@ fn check_mlid(
                 .get(&m.leaf)
                 .filter(|_| mfts.get(m.leaf, mlid).is_some_and(|k| k.has(m.leaf_port)));
             let Some(&i) = entry else {
-                let (name, member) = (group.name.clone(), m.guid(fabric));
                 check.findings.push(McastFinding::NoEntry {
-                    group: name,
+                    group: group.name.clone(),
                     mlid,
-                    member,
+                    member: m.guid(fabric),
+                    switch: guid_of(m.leaf),
                 });
                 continue;
             };
@@ -252,11 +310,11 @@ fn check_mlid(
             match comp {
                 None => comp = Some(c),
                 Some(c0) if c0 != c => {
-                    let (name, member) = (group.name.clone(), m.guid(fabric));
                     check.findings.push(McastFinding::NotDelivered {
-                        group: name,
+                        group: group.name.clone(),
                         mlid,
-                        member,
+                        member: m.guid(fabric),
+                        switch: guid_of(m.leaf),
                     });
                 }
                 _ => {}
@@ -274,11 +332,16 @@ fn check_mlid(
         check.max_tfi = check.max_tfi.max(cg.len());
         let tree_of = |g: usize| by_name.get(groups[g].name.as_str()).map(|c| c.tree);
         if let Some(&other) = cg.iter().find(|&&g| tree_of(g) != tree_of(cg[0])) {
-            let (first, second) = (groups[cg[0]].name.clone(), groups[other].name.clone());
+            let leaves = |g: usize| -> Vec<usize> {
+                let ms = groups[g].members.iter();
+                ms.filter_map(|m| local.get(&m.leaf).copied()).collect()
+            };
+            let at = meeting_switch(sws.len(), &edges, &leaves(cg[0]), &leaves(other));
             check.findings.push(McastFinding::SharedSwitch {
                 mlid,
-                first,
-                second,
+                first: groups[cg[0]].name.clone(),
+                second: groups[other].name.clone(),
+                switch: guid_of(sws[at]),
             });
         }
     }
@@ -301,6 +364,53 @@ fn check_mlid(
             });
         }
     }
+}
+
+fn guid_of(fabric: &Fabric, s: SwIdx) -> Guid {
+    fabric.node(fabric.switch_node(s)).guid
+}
+
+/// Where two joined trees meet: the switch of `second`'s subtree (the
+/// switches between its members' leaves) nearest to `first`'s leaves. In a
+/// tree that switch lies on both subtrees when they overlap, and is where
+/// `first`'s packets enter `second`'s tree when they only touch by a link.
+fn meeting_switch(n: usize, edges: &[(usize, usize)], first: &[usize], second: &[usize]) -> usize {
+    let mut adj = vec![Vec::new(); n];
+    for &(a, b) in edges {
+        adj[a].push(b);
+        adj[b].push(a);
+    }
+    // `second`'s subtree: prune non-member leaves until none is left.
+    let mut keep = vec![true; n];
+    let mut degree: Vec<usize> = adj.iter().map(Vec::len).collect();
+    let mut is_leaf = vec![false; n];
+    second.iter().for_each(|&i| is_leaf[i] = true);
+    let mut stack: Vec<usize> = (0..n).filter(|&i| degree[i] <= 1 && !is_leaf[i]).collect();
+    while let Some(i) = stack.pop() {
+        keep[i] = false;
+        for &j in &adj[i] {
+            degree[j] -= 1;
+            if keep[j] && degree[j] == 1 && !is_leaf[j] {
+                stack.push(j);
+            }
+        }
+    }
+    // Breadth-first from `first`'s leaves to the nearest kept switch.
+    let mut seen = vec![false; n];
+    let mut queue: std::collections::VecDeque<usize> = first.iter().copied().collect();
+    first.iter().for_each(|&i| seen[i] = true);
+    while let Some(i) = queue.pop_front() {
+        if keep[i] {
+            return i;
+        }
+        for &j in &adj[i] {
+            if !seen[j] {
+                seen[j] = true;
+                queue.push_back(j);
+            }
+        }
+    }
+    second.first().copied().unwrap_or(0)
 }
 
 /// The switch port that feeds receiver `(node, port)` (0 for the switch itself).
