@@ -148,7 +148,9 @@ impl McastFinding {
         f.lids.extend(mlid);
         f.switches.extend(switch);
         if let (Some(switch), Some(out_port)) = (switch, port) {
-            let name = fabric.node_by_guid(switch).map(|n| fabric.node(n).desc.clone());
+            let name = fabric
+                .node_by_guid(switch)
+                .map(|n| fabric.node(n).desc.clone());
             f.hops.push(Hop {
                 switch,
                 name: name.unwrap_or_default(),

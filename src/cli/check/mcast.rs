@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use super::CheckArgs;
 use crate::cli::common::Global;
-use crate::error::{Error, Result};
 use crate::emit::report::InputRecord;
+use crate::error::{Error, Result};
 use crate::mcast::mcfdbs_read::parse_mcfdbs;
 use crate::mcast::{GroupColour, McastGroup, parse_colours};
 use crate::model::{Fabric, SwIdx};
@@ -54,7 +54,11 @@ impl McastStats {
             self.mcfdbs,
             self.trees,
             self.max_tfi,
-            if self.max_tfi > 1 { " (merged groups share a tree)" } else { "" },
+            if self.max_tfi > 1 {
+                " (merged groups share a tree)"
+            } else {
+                ""
+            },
             if self.findings == 0 {
                 "clean: every member reached exactly once, no stray delivery".to_string()
             } else {
@@ -146,11 +150,18 @@ pub(super) fn check_multicast(
         );
     }
     let check = verify_mfts(fabric, &mfts, &groups, &colours);
-    let mut found: Vec<Finding> = check.findings.iter().map(|f| f.to_finding(fabric)).collect();
+    let mut found: Vec<Finding> = check
+        .findings
+        .iter()
+        .map(|f| f.to_finding(fabric))
+        .collect();
     found.sort_by(|a, b| (a.code, &a.lids).cmp(&(b.code, &b.lids)));
     let keep = VerifyOptions::default().max_findings_per_code as u64;
     for f in found {
-        let n = verdict.counts.entry(f.code.as_str().to_string()).or_default();
+        let n = verdict
+            .counts
+            .entry(f.code.as_str().to_string())
+            .or_default();
         *n += 1;
         if *n <= keep {
             verdict.findings.push(f);
