@@ -1,7 +1,7 @@
 //! `routec diff`: what a re-route would upload.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -14,6 +14,8 @@ use crate::parse::lfts::read_tables;
 #[derive(Args, Debug)]
 pub struct DiffArgs {
     /// Old tables: an output directory, routes.lft[.zst] or opensm-lfts.dump.
+    /// MFTs are compared too when both sides are directories holding
+    /// `opensm.mcfdbs`.
     pub old: PathBuf,
     /// New tables, likewise.
     pub new: PathBuf,
@@ -31,7 +33,8 @@ pub fn run(args: DiffArgs, g: &Global) -> crate::Result<Outcome> {
     let (old, new) = rayon::join(|| read_tables(&args.old), || read_tables(&args.new));
     let (old, new) = (old?, new?);
     let t1 = std::time::Instant::now();
-    let d = crate::diff::diff_tables(&old, &new, args.json);
+    let mut d = crate::diff::diff_tables(&old, &new, args.json);
+    d.mft = diff_mfts(&args.old, &args.new, &d.switches_removed, g)?;
     if g.verbose > 0 {
         eprintln!(
             "read: {:.1} ms, diff: {:.1} ms",
@@ -57,4 +60,39 @@ pub fn run(args: DiffArgs, g: &Global) -> crate::Result<Outcome> {
     } else {
         Outcome::Clean
     })
+}
+
+/// The MFT diff when both sides are directories with `opensm.mcfdbs`.
+/// Switches gone from the fabric upload nothing, so their MFTs are left out.
+fn diff_mfts(
+    old: &Path,
+    new: &Path,
+    removed: &[crate::diff::SwitchRef],
+    g: &Global,
+) -> crate::Result<Option<crate::diff::mft::MftDiff>> {
+    use crate::mcast::mcfdbs_read::parse_mcfdbs_by_guid;
+    let file = |dir: &Path| Some(dir.join("opensm.mcfdbs")).filter(|p| dir.is_dir() && p.is_file());
+    let (o, n) = match (file(old), file(new)) {
+        (Some(o), Some(n)) => (o, n),
+        (None, None) => return Ok(None),
+        (o, _) => {
+            if !g.quiet {
+                let (has, lacks) = if o.is_some() { (old, new) } else { (new, old) };
+                eprintln!(
+                    "note: MFTs not compared: {} has opensm.mcfdbs, {} has not",
+                    has.display(),
+                    lacks.display()
+                );
+            }
+            return Ok(None);
+        }
+    };
+    let read = |p: &Path| -> crate::Result<_> {
+        parse_mcfdbs_by_guid(&p.display().to_string(), &crate::io::read_text(p)?)
+    };
+    let mut old_mfts = read(&o)?;
+    for s in removed {
+        old_mfts.remove(&s.guid);
+    }
+    Ok(Some(crate::diff::mft::diff_mfts(&old_mfts, &read(&n)?)))
 }

@@ -7,6 +7,8 @@
 //! table whose bytes differ from the old is one LinearForwardingTable SMP.
 //! `formats/diff-json.md` documents the JSON.
 
+pub mod mft;
+
 use std::collections::BTreeMap;
 
 use fixedbitset::FixedBitSet;
@@ -105,6 +107,9 @@ pub struct TableDiff {
     pub lids_renumbered: Vec<Renumbered>,
     /// Changed switches, by GUID.
     pub switches: Vec<SwitchDiff>,
+    /// MFT changes, when both sides have `opensm.mcfdbs` (fields flattened).
+    #[serde(flatten)]
+    pub mft: Option<mft::MftDiff>,
 }
 
 impl TableDiff {
@@ -116,6 +121,7 @@ impl TableDiff {
             && self.lids_added.is_empty()
             && self.lids_removed.is_empty()
             && self.lids_renumbered.is_empty()
+            && self.mft.as_ref().is_none_or(mft::MftDiff::is_empty)
     }
 }
 
@@ -451,6 +457,7 @@ pub fn diff_tables(old: &TableSet, new: &TableSet, detail: bool) -> TableDiff {
         lids_removed: pairs.removed,
         lids_renumbered: pairs.renumbered,
         switches,
+        mft: None,
     }
 }
 
@@ -497,6 +504,9 @@ pub fn summary(d: &TableDiff) -> String {
             "  renumbered {}: LID {} -> {}\n",
             r.port_guid, r.old_lid, r.new_lid
         );
+    }
+    if let Some(m) = &d.mft {
+        s += &mft::summary(m);
     }
     s
 }
