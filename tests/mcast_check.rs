@@ -152,10 +152,7 @@ fn figure2_corrupted_mfts_name_switch_and_mlid() {
     let case = compile("fig2_member", FIG2, &groups, 1);
     corrupt(&case, &f, |m| toggle(m, sw(&f, 0x101), 0xC000, 3, false));
     let (code, found, v) = check_json(&case, FIG2);
-    assert_eq!(
-        (code, found),
-        (1, one("V031", 0xC000, 0x101))
-    );
+    assert_eq!((code, found), (1, one("V031", 0xC000, 0x101)));
     let msg = v["findings"][0]["message"].as_str().unwrap();
     assert!(
         msg.contains("member 0x0000000000000021 of ff00::0001"),
@@ -169,10 +166,7 @@ fn figure2_corrupted_mfts_name_switch_and_mlid() {
         toggle(m, sw(&f, 0x100), 0xC000, 1, true);
     });
     let (code, found, _) = check_json(&case, FIG2);
-    assert_eq!(
-        (code, found),
-        (1, one("V036", 0xC000, 0x100))
-    );
+    assert_eq!((code, found), (1, one("V036", 0xC000, 0x100)));
     let (_, text) = routec(
         &["check", fixture(FIG2).to_str().unwrap(), "--lfts", "out"],
         &case,
@@ -182,10 +176,7 @@ fn figure2_corrupted_mfts_name_switch_and_mlid() {
     let case = compile("fig2_oneway", FIG2, &groups, 1);
     corrupt(&case, &f, |m| toggle(m, sw(&f, 0x100), 0xC000, 2, true));
     let (code, found, v) = check_json(&case, FIG2);
-    assert_eq!(
-        (code, found),
-        (1, one("V034", 0xC000, 0x100))
-    );
+    assert_eq!((code, found), (1, one("V034", 0xC000, 0x100)));
     assert_eq!(v["findings"][0]["hops"][0]["out_port"], 2);
 }
 
@@ -280,4 +271,27 @@ fn explicit_groups_and_mcfdbs_without_colour_table() {
         &case,
     );
     assert_eq!(code, 2);
+}
+
+#[test]
+fn findings_doc_lists_every_code_and_its_example_is_current() {
+    let doc = std::fs::read_to_string(fixture("formats/findings.md")).unwrap();
+    for code in routec::verify::Code::ALL {
+        assert!(doc.contains(&format!("| {code} |")), "{code} missing");
+    }
+    for code in &routec::verify::Code::ALL[6..] {
+        assert!(
+            doc.contains(&format!("| {code} | {} |", code.title())),
+            "{code} title"
+        );
+    }
+    let snap = std::fs::read_to_string(fixture(
+        "tests/snapshots/mcast_check__fig2_joined_trees.snap",
+    ))
+    .unwrap();
+    let body = snap.splitn(3, "---\n").nth(2).unwrap();
+    assert!(
+        doc.contains(body),
+        "findings.md example differs from the snapshot"
+    );
 }
