@@ -330,7 +330,7 @@ fn check_mlid(
     roots.sort_unstable();
     roots.dedup();
     check.trees += roots.len();
-    for (_, cg) in &comp_groups {
+    for cg in comp_groups.values() {
         check.max_tfi = check.max_tfi.max(cg.len());
         let tree_of = |g: usize| by_name.get(groups[g].name.as_str()).map(|c| c.tree);
         if let Some(&other) = cg.iter().find(|&&g| tree_of(g) != tree_of(cg[0])) {
