@@ -267,8 +267,8 @@ fn random_fabric(seed: u64) -> (Fabric, LidMap, Lfts) {
         }
     }
     let mut lid = 1u16;
-    for i in 0..s {
-        b.port_mut(sw[i], 0).unwrap().lid = lid;
+    for (i, &swi) in sw.iter().enumerate() {
+        b.port_mut(swi, 0).unwrap().lid = lid;
         lid += 1;
         for h in 0..rng.random_range(1..3u8) {
             let ca = b
@@ -281,7 +281,7 @@ fn random_fabric(seed: u64) -> (Fabric, LidMap, Lfts) {
                 .unwrap();
             b.port_mut(ca, 1).unwrap().lid = lid;
             lid += 1;
-            b.connect(ca, 1, sw[i], 11 + h).unwrap();
+            b.connect(ca, 1, swi, 11 + h).unwrap();
         }
     }
     let f = b.build();

@@ -228,12 +228,12 @@ impl UpDownTables {
                     },
                     |b, (d, (row, bitrow))| {
                         bfs_by_node(g, ranks, &ids, d, row, b);
-                        for s in 0..n {
-                            if row[s] == NO_PATH {
+                        for (s, &hops) in row.iter().enumerate() {
+                            if hops == NO_PATH {
                                 continue;
                             }
                             for e in g.ends(s) {
-                                if b.hops[e] == row[s] {
+                                if b.hops[e] == hops {
                                     bitrow[e / 64] |= 1 << (e % 64);
                                 }
                             }
