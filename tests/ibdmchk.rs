@@ -108,7 +108,7 @@ fn verdicts_agree_with_ibdmchk() {
                 ..Default::default()
             },
         );
-        let theirs = ibdmchk(&subnet, &&fdbs(&f, &lids, &t), all).expect("ibdmchk runs");
+        let theirs = ibdmchk(&subnet, &fdbs(&f, &lids, &t), all).expect("ibdmchk runs");
         let what = format!("{dir}/{dump} all={all}:\n{}", ours.render());
         // the recorded verdicts (results/ibdmchk_verdicts.md) hold
         assert_eq!(theirs.reachable, want_reach, "ibdmchk reachability, {what}");

@@ -3,6 +3,7 @@
 //! oracle (per-pair tracing + petgraph) on random fabrics.
 
 mod common;
+mod fabric_eq;
 
 use std::path::Path;
 
@@ -35,7 +36,7 @@ fn ring6_subnet_lst_and_ibnetdiscover_agree() {
         .unwrap()
         .fabric;
     assert_eq!(lst.num_nodes(), 18);
-    assert_eq!(common::wiring(&lst), common::wiring(&ibnd));
+    fabric_eq::assert_same_wiring(&lst, &ibnd);
 }
 
 fn roots_ranks(f: &Fabric, dir: &str, file: &str) -> Vec<u32> {

@@ -95,26 +95,3 @@ pub fn lfts_for(fabric: &Fabric, lids: &LidMap, path: &Path) -> Lfts {
     }
     out
 }
-
-/// What two topology files of one fabric must agree on: per node (by
-/// GUID) its kind, port count, and per port its GUID, LID and far end.
-pub fn wiring(f: &Fabric) -> Vec<(u64, NodeKind, u8, Vec<(u8, u64, u16, Option<(u64, u8)>)>)> {
-    let mut v: Vec<_> = f
-        .node_indices()
-        .map(|n| {
-            let node = f.node(n);
-            let ports = f
-                .ports(n)
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    let peer = p.peer.map(|q| (f.node(q.node).guid.0, q.port));
-                    (i as u8, p.guid.0, p.lid, peer)
-                })
-                .collect();
-            (node.guid.0, node.kind, node.num_ports, ports)
-        })
-        .collect();
-    v.sort_by_key(|n| n.0);
-    v
-}
