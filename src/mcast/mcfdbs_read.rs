@@ -4,17 +4,14 @@
 use crate::error::{ParseError, Result};
 use crate::model::{Fabric, Guid, SwIdx};
 
-use super::colours::{parse_mlid, tokens};
+use super::colours::{lines_at, parse_mlid, tokens};
 use super::mft::{Mfts, PortMask};
 
 /// Parses `text` (named `file` in errors) against `fabric`'s switches.
 pub fn parse_mcfdbs(file: &str, text: &str, fabric: &Fabric) -> Result<Mfts> {
     let mut mfts = Mfts::new(fabric.num_switches());
     let mut current: Option<SwIdx> = None;
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
+    for (start, line) in lines_at(text) {
         let body = line.trim_end();
         let err = |at: usize, len: usize, what: &str| {
             ParseError::at(file, text, start + at, len, what, "")
