@@ -7,82 +7,17 @@
 
 use std::time::Instant;
 
+use routec::generate::pgft::PgftSpec;
 use routec::mcast::pattern::{Pattern, generate};
 use routec::mcast::{
     McastConfig, McastSummary, Mfts, SwitchGraph, assign, opensm_baseline, outputs::group_colours,
 };
-use routec::model::{Fabric, FabricBuilder, Guid, NodeIdx, NodeKind, NodeSpec};
+use routec::model::Fabric;
 use routec::verify::mcast::verify_mfts;
 
-/// PGFT(h; m; w) with single cables, levels numbered from the hosts.
-/// Switch GUIDs 0x1000_0000 + (level << 20) + index, hosts 0x2000_0000 + i
-/// with port GUID 0x3000_0000 + i.
-pub fn pgft(m: &[usize], w: &[usize]) -> Fabric {
-    let h = m.len();
-    let count = |l: usize| {
-        (0..h)
-            .map(|j| if j < l { w[j] } else { m[j] })
-            .product::<usize>()
-    };
-    let mut b = FabricBuilder::new();
-    let mut levels: Vec<Vec<NodeIdx>> = Vec::new();
-    for l in 0..=h {
-        let nodes = (0..count(l))
-            .map(|i| {
-                if l == 0 {
-                    let n = b
-                        .add_node(NodeSpec::new(
-                            NodeKind::Ca,
-                            Guid(0x2000_0000 + i as u64),
-                            w[0] as u8,
-                            format!("h{i}"),
-                        ))
-                        .unwrap();
-                    b.port_mut(n, 1).unwrap().guid = Guid(0x3000_0000 + i as u64);
-                    n
-                } else {
-                    let ports = m[l - 1] + if l < h { w[l] } else { 0 };
-                    let g = 0x1000_0000 + ((l as u64) << 20) + i as u64;
-                    b.add_node(NodeSpec::new(
-                        NodeKind::Switch,
-                        Guid(g),
-                        ports as u8,
-                        format!("s{l}.{i}"),
-                    ))
-                    .unwrap()
-                }
-            })
-            .collect();
-        levels.push(nodes);
-    }
-    for l in 0..h {
-        let radix = |lev: usize| -> Vec<usize> {
-            (0..h).map(|j| if j < lev { w[j] } else { m[j] }).collect()
-        };
-        let (rc, rp) = (radix(l), radix(l + 1));
-        for (i, &child) in levels[l].iter().enumerate() {
-            let mut digits = Vec::with_capacity(h);
-            let mut x = i;
-            for &r in &rc {
-                digits.push(x % r);
-                x /= r;
-            }
-            let down = digits[l];
-            for k in 0..w[l] {
-                let mut pd = digits.clone();
-                pd[l] = k;
-                let pi = pd
-                    .iter()
-                    .zip(&rp)
-                    .rev()
-                    .fold(0, |acc, (&d, &r)| acc * r + d);
-                let up_port = if l == 0 { k + 1 } else { m[l - 1] + k + 1 };
-                b.connect(child, up_port as u8, levels[l + 1][pi], (down + 1) as u8)
-                    .unwrap();
-            }
-        }
-    }
-    b.build()
+/// PGFT(h; m; w; 1..1) as the OpenSM harness numbers it.
+fn pgft(m: &[u32], w: &[u32]) -> Fabric {
+    routec::generate::pgft::pgft(&PgftSpec::new(m.len(), m, w, None)).unwrap()
 }
 
 fn row(f: &Fabric, name: &str, pattern: Pattern, dims: &[usize], k: u32) {

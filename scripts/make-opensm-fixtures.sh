@@ -3,7 +3,7 @@
 # (Debian `opensm`) over the ibsim simulator, with the peer harness of
 # ../shared/peers/opensm (run_osm.sh, gen_pgft.py, replica/gen_irr.py).
 #
-#   scripts/make-opensm-fixtures.sh [PEER_DIR]      (default /work/shared/peers/opensm)
+#   scripts/make-opensm-fixtures.sh [PEER_DIR]      (default ../shared/peers/opensm beside the repository)
 #
 # Every case directory holds the generated ibsim net file (fabric.net), and
 # one directory per OpenSM run (minhop, updn, updn-roots) holding what that
@@ -12,7 +12,7 @@
 # and engine.txt (the engine OpenSM reports it used, from osm.log).
 # run_osm.sh gives every run a private IBSIM_SOCKNAME, so runs never collide.
 set -euo pipefail
-peer=${1:-/work/shared/peers/opensm}
+peer=${1:-$(dirname "$0")/../../shared/peers/opensm}
 root=$(cd "$(dirname "$0")/.." && pwd)/fixtures/opensm
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

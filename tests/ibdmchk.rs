@@ -4,13 +4,20 @@
 //! after printing its verdicts, so it is judged from its text, as
 //! `peers/opensm/ibdmchk_check.sh` does.
 
-#[path = "../fixtures/verify/osm_reader.rs"]
-mod osm_reader;
+mod common;
 
 use std::path::Path;
 use std::process::Command;
 
+use routec::model::{Fabric, Lfts, LidMap};
 use routec::verify::{Code, VerifyOptions, verify_tables};
+
+/// The tables in ibdmchk's `opensm.fdbs` syntax, by routec's own writer.
+fn fdbs(f: &Fabric, lids: &LidMap, t: &Lfts) -> String {
+    let mut out = Vec::new();
+    routec::emit::fdbs::write_fdbs(f, lids, t, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
 
 struct IbdmVerdict {
     reachable: bool,
@@ -90,12 +97,8 @@ fn verdicts_agree_with_ibdmchk() {
     ];
     for (dir, dump, all, want_reach, want_loops) in cases {
         let subnet = base.join(dir).join("opensm-subnet.lst");
-        let (f, lids) = osm_reader::subnet(&std::fs::read_to_string(&subnet).unwrap());
-        let t = osm_reader::lfts_dump(
-            &f,
-            &lids,
-            &std::fs::read_to_string(base.join(dir).join(dump)).unwrap(),
-        );
+        let (f, lids) = common::subnet_lst(&subnet);
+        let t = common::lfts_for(&f, &lids, &base.join(dir).join(dump));
         let ours = verify_tables(
             &f,
             &lids,
@@ -105,7 +108,7 @@ fn verdicts_agree_with_ibdmchk() {
                 ..Default::default()
             },
         );
-        let theirs = ibdmchk(&subnet, &osm_reader::to_fdbs(&f, &t), all).expect("ibdmchk runs");
+        let theirs = ibdmchk(&subnet, &fdbs(&f, &lids, &t), all).expect("ibdmchk runs");
         let what = format!("{dir}/{dump} all={all}:\n{}", ours.render());
         // the recorded verdicts (results/ibdmchk_verdicts.md) hold
         assert_eq!(theirs.reachable, want_reach, "ibdmchk reachability, {what}");

@@ -4,7 +4,9 @@
 //! (made by `scripts/make-opensm-fixtures.sh`). routec must produce the same
 //! port for every (switch, LID), and the same dump text byte for byte.
 
-use std::collections::BTreeMap;
+mod common;
+mod fabric_eq;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -16,30 +18,6 @@ fn dir(case: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/opensm")
         .join(case)
-}
-
-/// `(switch GUID, LID) -> port` of an `opensm-lfts.dump` (formats/opensm-lfts-dump.md).
-fn read_dump(text: &str) -> BTreeMap<(u64, u16), u8> {
-    let mut out = BTreeMap::new();
-    let mut sw = None;
-    for (i, line) in text.lines().enumerate() {
-        if line.starts_with("Unicast lids [") {
-            let at = line.find(" guid 0x").expect("guid in header") + 8;
-            sw = Some(u64::from_str_radix(&line[at..at + 16], 16).expect("hex GUID"));
-        } else if let Some(rest) = line.strip_prefix("0x") {
-            let lid = u16::from_str_radix(&rest[..4], 16).expect("hex LID");
-            let port: u8 = rest[5..8].parse().expect("decimal port");
-            assert!(
-                out.insert((sw.expect("entry before header"), lid), port)
-                    .is_none(),
-                "line {}",
-                i + 1
-            );
-        } else {
-            assert!(line.ends_with(" lids dumped"), "line {}: {line}", i + 1);
-        }
-    }
-    out
 }
 
 /// Routes one run and compares; returns the number of entries compared.
@@ -59,12 +37,15 @@ fn check(case: &str, run: &str, engine: &str, roots: Option<&str>, order: Option
         .unwrap()
         .route(&fabric, &lids, &opts)
         .unwrap();
-    let text = std::fs::read_to_string(base.join("opensm-lfts.dump")).unwrap();
-    let opensm = read_dump(&text);
+    let dump = base.join("opensm-lfts.dump");
+    let text = std::fs::read_to_string(&dump).unwrap();
+    let opensm = common::lfts_for(&fabric, &lids, &dump);
+    let mut entries = 0;
     for (s, &node) in fabric.switches().iter().enumerate() {
         let guid = fabric.node(node).guid;
         for lid in 0..=lids.max_lid() {
-            let want = opensm.get(&(guid.0, lid)).copied().unwrap_or(NO_ROUTE);
+            let want = opensm.get(s, lid);
+            entries += usize::from(want != NO_ROUTE);
             let got = routing.lfts.get(s, lid);
             assert_eq!(
                 want, got,
@@ -78,11 +59,8 @@ fn check(case: &str, run: &str, engine: &str, roots: Option<&str>, order: Option
         ours == text.as_bytes(),
         "{case}/{run}: the tables agree but the dump text differs"
     );
-    eprintln!(
-        "{case}/{run} ({engine}): {} entries identical to OpenSM",
-        opensm.len()
-    );
-    opensm.len()
+    eprintln!("{case}/{run} ({engine}): {entries} entries identical to OpenSM");
+    entries
 }
 
 #[test]
@@ -124,6 +102,30 @@ fn updn_with_root_guid_file() {
         check("irr", "updn-roots", "updn", Some("roots.guids"), None),
         835
     );
+}
+
+/// Each run's `ibnetdiscover.txt` (what routec routes) and OpenSM's own
+/// `opensm-subnet.lst` of the same run describe the same nodes, port GUIDs,
+/// LIDs and cables, so the comparisons above route OpenSM's fabric.
+#[test]
+fn ibnetdiscover_fixtures_match_opensm_subnet_lists() {
+    let mut runs = 0;
+    for case in ["ft2", "ft3", "ft3f", "heur", "irr"] {
+        for entry in std::fs::read_dir(dir(case)).unwrap() {
+            let base = entry.unwrap().path();
+            if !base.join("opensm-subnet.lst").is_file() {
+                continue;
+            }
+            let (lst, _) = common::subnet_lst(&base.join("opensm-subnet.lst"));
+            let ibnd = load_topology(&base.join("ibnetdiscover.txt"), &LoadOptions::default())
+                .unwrap()
+                .fabric;
+            eprintln!("{}: subnet list and ibnetdiscover", base.display());
+            fabric_eq::assert_same_wiring(&ibnd, &lst);
+            runs += 1;
+        }
+    }
+    assert_eq!(runs, 13);
 }
 
 /// OpenSM found no root on `irr` and silently fell back to minhop (its

@@ -2,8 +2,8 @@
 //! tables on a ring and a fat tree, hand-broken copies), and a brute-force
 //! oracle (per-pair tracing + petgraph) on random fabrics.
 
-#[path = "../fixtures/verify/osm_reader.rs"]
-mod osm_reader;
+mod common;
+mod fabric_eq;
 
 use std::path::Path;
 
@@ -20,10 +20,23 @@ fn fixture(dir: &str, lfts: &str) -> (Fabric, LidMap, Lfts) {
     let d = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/verify")
         .join(dir);
-    let (f, lids) =
-        osm_reader::subnet(&std::fs::read_to_string(d.join("opensm-subnet.lst")).unwrap());
-    let t = osm_reader::lfts_dump(&f, &lids, &std::fs::read_to_string(d.join(lfts)).unwrap());
+    let (f, lids) = common::subnet_lst(&d.join("opensm-subnet.lst"));
+    let t = common::lfts_for(&f, &lids, &d.join(lfts));
     (f, lids, t)
+}
+
+/// ring6's two topology files (OpenSM's subnet list, which the ibdmchk
+/// comparison needs, and ibnetdiscover's) describe the same cables and LIDs.
+#[test]
+fn ring6_subnet_lst_and_ibnetdiscover_agree() {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/verify/ring6");
+    let (lst, _) = common::subnet_lst(&d.join("opensm-subnet.lst"));
+    let opts = routec::parse::LoadOptions::default();
+    let ibnd = routec::parse::load_topology(&d.join("ibnetdiscover.txt"), &opts)
+        .unwrap()
+        .fabric;
+    assert_eq!(lst.num_nodes(), 18);
+    fabric_eq::assert_same_wiring(&lst, &ibnd);
 }
 
 fn roots_ranks(f: &Fabric, dir: &str, file: &str) -> Vec<u32> {
@@ -255,8 +268,8 @@ fn random_fabric(seed: u64) -> (Fabric, LidMap, Lfts) {
         }
     }
     let mut lid = 1u16;
-    for i in 0..s {
-        b.port_mut(sw[i], 0).unwrap().lid = lid;
+    for (i, &swi) in sw.iter().enumerate() {
+        b.port_mut(swi, 0).unwrap().lid = lid;
         lid += 1;
         for h in 0..rng.random_range(1..3u8) {
             let ca = b
@@ -269,7 +282,7 @@ fn random_fabric(seed: u64) -> (Fabric, LidMap, Lfts) {
                 .unwrap();
             b.port_mut(ca, 1).unwrap().lid = lid;
             lid += 1;
-            b.connect(ca, 1, sw[i], 11 + h).unwrap();
+            b.connect(ca, 1, swi, 11 + h).unwrap();
         }
     }
     let f = b.build();

@@ -138,8 +138,19 @@ fn verify_routing(fabric: &Fabric, lids: &LidMap, routing: &route::Routing, g: &
         ..VerifyOptions::default()
     };
     let verdict = verify_tables(fabric, lids, &routing.lfts, &opts);
-    if !g.quiet && !verdict.findings.is_empty() {
+    if g.quiet || verdict.counts.is_empty() {
+        return verdict;
+    }
+    // Errors are shown whole; warnings alone (switch LIDs an up/down engine
+    // leaves unrouted by design) only as counts unless -v asks for them.
+    if !verdict.is_clean() || g.verbose > 0 {
         eprint!("{}", verdict.render());
+    } else {
+        let counts: Vec<String> = verdict.counts.iter().map(|(c, n)| format!("{c}: {n}")).collect();
+        eprintln!(
+            "verification passed with warnings ({}); -v or `routec check` lists them",
+            counts.join(", ")
+        );
     }
     verdict
 }

@@ -56,10 +56,7 @@ pub fn write_colours(
 /// Reads a colour table back (for verifying MFT files against it).
 pub fn parse_colours(file: &str, text: &str) -> Result<Vec<GroupColour>> {
     let mut v = Vec::new();
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
+    for (start, line) in lines_at(text) {
         let body = line.split('#').next().unwrap_or("");
         let mut toks = tokens(body);
         let Some((_, name)) = toks.next() else {
@@ -87,6 +84,16 @@ pub fn parse_colours(file: &str, text: &str) -> Result<Vec<GroupColour>> {
         });
     }
     Ok(v)
+}
+
+/// Lines of `text` (with their `\n`) and the byte offset each starts at,
+/// for [`ParseError::at`].
+pub fn lines_at(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split_inclusive('\n').scan(0, |offset, line| {
+        let start = *offset;
+        *offset += line.len();
+        Some((start, line))
+    })
 }
 
 /// Whitespace-separated tokens with their byte offsets.

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use crate::error::{ParseError, Result};
 use crate::model::{Fabric, Guid};
 
-use super::colours::{parse_mlid, tokens};
+use super::colours::{lines_at, parse_mlid, tokens};
 use super::mft::{Mfts, PortMask};
 
 /// Parses `text` (named `file` in errors) against `fabric`'s switches.
@@ -58,10 +58,7 @@ fn read_rows<K: Copy>(
     mut row: impl FnMut(K, u16, PortMask),
 ) -> Result<()> {
     let mut current: Option<(K, u8)> = None;
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
+    for (start, line) in lines_at(text) {
         let body = line.trim_end();
         let err = |at: usize, len: usize, what: &str| {
             ParseError::at(file, text, start + at, len, what, "")

@@ -25,7 +25,10 @@ impl fmt::Display for PortRef {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Fault {
     /// The cable on `end` is gone; `other`, when given, must be its far end.
-    Link { end: PortRef, other: Option<PortRef> },
+    Link {
+        end: PortRef,
+        other: Option<PortRef>,
+    },
     /// The port is down (its cable, if any, carries nothing).
     Port(PortRef),
     /// The whole switch is down.
@@ -96,7 +99,10 @@ impl Fabric {
                         .node_by_guid(*g)
                         .ok_or_else(|| err(format!("no switch with GUID {g}")))?;
                     if self.node(n).kind != NodeKind::Switch {
-                        return Err(err(format!("{g} is a {:?}, not a switch", self.node(n).kind)));
+                        return Err(err(format!(
+                            "{g} is a {:?}, not a switch",
+                            self.node(n).kind
+                        )));
                     }
                     dead[n.ix()] = true;
                 }
@@ -110,20 +116,29 @@ impl Fabric {
             }
         }
         summary.nodes_removed = dead.iter().filter(|&&d| d).count();
-        let keep = |n: NodeIdx| !dead[n.ix()];
-        let mut result = work.rebuild_retaining(keep).build();
-        let isolated: Vec<NodeIdx> = result
+        // An end node whose last cable went with a fault is invisible to an
+        // SM: drop it rather than report it unreachable. End nodes that had
+        // no cable in the input are left as they were.
+        let isolated: Vec<bool> = self
             .node_indices()
-            .filter(|&n| {
-                result.is_endpoint(n) && result.ports(n).iter().all(|p| p.peer.is_none())
-                    && self.ports(self.node_by_guid(result.node(n).guid).unwrap()).iter().any(|p| p.peer.is_some())
+            .map(|n| {
+                !dead[n.ix()]
+                    && self.is_endpoint(n)
+                    && self.ports(n).iter().any(|p| p.peer.is_some())
+                    && work
+                        .ports(n)
+                        .iter()
+                        .all(|p| p.peer.is_none_or(|q| dead[q.node.ix()]))
             })
             .collect();
-        if !isolated.is_empty() {
-            summary.isolated = isolated.iter().map(|&n| result.node(n).guid).collect();
-            let drop: std::collections::HashSet<NodeIdx> = isolated.into_iter().collect();
-            result = result.rebuild_retaining(|n| !drop.contains(&n)).build();
-        }
+        summary.isolated = self
+            .node_indices()
+            .filter(|n| isolated[n.ix()])
+            .map(|n| self.node(n).guid)
+            .collect();
+        let result = work
+            .rebuild_retaining(|n| !dead[n.ix()] && !isolated[n.ix()])
+            .build();
         Ok((result, summary))
     }
 
@@ -153,9 +168,15 @@ mod tests {
 
     fn fabric() -> Fabric {
         let mut b = FabricBuilder::new();
-        let s1 = b.add_node(NodeSpec::new(NodeKind::Switch, Guid(1), 4, "s1")).unwrap();
-        let s2 = b.add_node(NodeSpec::new(NodeKind::Switch, Guid(2), 4, "s2")).unwrap();
-        let h = b.add_node(NodeSpec::new(NodeKind::Ca, Guid(10), 1, "h")).unwrap();
+        let s1 = b
+            .add_node(NodeSpec::new(NodeKind::Switch, Guid(1), 4, "s1"))
+            .unwrap();
+        let s2 = b
+            .add_node(NodeSpec::new(NodeKind::Switch, Guid(2), 4, "s2"))
+            .unwrap();
+        let h = b
+            .add_node(NodeSpec::new(NodeKind::Ca, Guid(10), 1, "h"))
+            .unwrap();
         b.port_mut(h, 1).unwrap().guid = Guid(11);
         b.connect(s1, 1, s2, 1).unwrap();
         b.connect(s1, 2, s2, 2).unwrap();
@@ -164,14 +185,20 @@ mod tests {
     }
 
     fn pr(g: u64, p: u8) -> PortRef {
-        PortRef { guid: Guid(g), port: p }
+        PortRef {
+            guid: Guid(g),
+            port: p,
+        }
     }
 
     #[test]
     fn link_fault_removes_one_parallel_cable() {
         let f = fabric();
         let (g, s) = f
-            .apply_faults(&[Fault::Link { end: pr(1, 1), other: Some(pr(2, 1)) }])
+            .apply_faults(&[Fault::Link {
+                end: pr(1, 1),
+                other: Some(pr(2, 1)),
+            }])
             .unwrap();
         assert_eq!(g.links().count(), 2);
         assert_eq!(s.cables_removed, 1);
@@ -181,7 +208,13 @@ mod tests {
     fn wrong_far_end_and_unknown_guid_are_errors() {
         let f = fabric();
         let e = f
-            .apply_faults(&[Fault::Port(pr(1, 2)), Fault::Link { end: pr(1, 1), other: Some(pr(2, 2)) }])
+            .apply_faults(&[
+                Fault::Port(pr(1, 2)),
+                Fault::Link {
+                    end: pr(1, 1),
+                    other: Some(pr(2, 2)),
+                },
+            ])
             .unwrap_err();
         assert_eq!(e.index, 1);
         assert!(e.message.contains("not to"), "{e}");

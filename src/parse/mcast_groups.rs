@@ -10,7 +10,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::error::{ParseError, Result};
-use crate::mcast::colours::{parse_mlid, tokens};
+use crate::mcast::colours::{lines_at, parse_mlid, tokens};
 use crate::mcast::{McastGroup, Member};
 use crate::model::{Fabric, Guid};
 
@@ -77,10 +77,7 @@ fn check_name(
 fn parse_text(file: &str, text: &str, fabric: &Fabric) -> Result<Vec<McastGroup>> {
     let mut groups = Vec::new();
     let mut seen = HashSet::new();
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
+    for (start, line) in lines_at(text) {
         let body = line.split('#').next().unwrap_or("");
         let mut toks = tokens(body);
         let Some((nat, name)) = toks.next() else {
@@ -227,10 +224,7 @@ fn field<'a>(body: &'a str, key: &str) -> Option<(usize, &'a str)> {
 fn parse_sa_dump(file: &str, text: &str, fabric: &Fabric) -> Result<Vec<McastGroup>> {
     let mut groups: Vec<McastGroup> = Vec::new();
     let mut seen = HashSet::new();
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
+    for (start, line) in lines_at(text) {
         let body = line.trim_end();
         let bad = |at: usize, len: usize, what: &str| {
             ParseError::at(file, text, start + at, len, what, "")

@@ -132,12 +132,7 @@ mod tests {
     /// Same bytes whatever the thread count.
     #[test]
     fn thread_count_does_not_matter() {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/fixtures/opensm/heur/minhop/opensm-subnet.lst"
-        ))
-        .unwrap();
-        let f = testfab::from_subnet_lst(&text);
+        let f = testfab::opensm_fixture("heur", "minhop");
         let lids = LidMap::new(&f).unwrap();
         let run = |threads| {
             let pool = rayon::ThreadPoolBuilder::new()

@@ -228,12 +228,12 @@ impl UpDownTables {
                     },
                     |b, (d, (row, bitrow))| {
                         bfs_by_node(g, ranks, &ids, d, row, b);
-                        for s in 0..n {
-                            if row[s] == NO_PATH {
+                        for (s, &hops) in row.iter().enumerate() {
+                            if hops == NO_PATH {
                                 continue;
                             }
                             for e in g.ends(s) {
-                                if b.hops[e] == row[s] {
+                                if b.hops[e] == hops {
                                     bitrow[e / 64] |= 1 << (e % 64);
                                 }
                             }
@@ -303,14 +303,6 @@ mod tests {
     use crate::route::minhop::MinHop;
     use crate::route::opensm::testfab;
 
-    fn fixture(case: &str, run: &str) -> Fabric {
-        let p = format!(
-            "{}/fixtures/opensm/{case}/{run}/opensm-subnet.lst",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        testfab::from_subnet_lst(&std::fs::read_to_string(p).unwrap())
-    }
-
     fn route(f: &Fabric, roots: RootSpec) -> Result<Routing, RouteError> {
         let lids = LidMap::new(f).unwrap();
         UpDown.route(
@@ -327,7 +319,7 @@ mod tests {
     /// "minhop tables configured"); routec stops and says what to do.
     #[test]
     fn no_root_found_is_an_error_with_advice() {
-        let e = route(&fixture("irr", "updn"), RootSpec::Auto).unwrap_err();
+        let e = route(&testfab::opensm_fixture("irr", "updn"), RootSpec::Auto).unwrap_err();
         assert!(e.message.contains("no root"), "{}", e.message);
         assert!(e.help.unwrap().contains("--roots top"));
     }
@@ -388,7 +380,7 @@ mod tests {
     /// the same roots as OpenSM's heuristic there, so the same tables.
     #[test]
     fn top_roots_are_the_highest_level() {
-        let f = fixture("ft3", "updn");
+        let f = testfab::opensm_fixture("ft3", "updn");
         let top = route(&f, RootSpec::Top).unwrap();
         assert_eq!(top.roots.len(), 4);
         assert!(

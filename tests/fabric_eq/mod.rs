@@ -71,12 +71,15 @@ pub fn view(f: &Fabric) -> Vec<NodeView> {
 
 /// Asserts that `a` and `b` describe the same fabric, node by node.
 pub fn assert_same_fabric(a: &Fabric, b: &Fabric) {
-    let (va, vb) = (view(a), view(b));
+    assert_same_views(&view(a), &view(b));
+    assert_eq!(a.links().count(), b.links().count(), "link counts differ");
+}
+
+fn assert_same_views(va: &[NodeView], vb: &[NodeView]) {
     assert_eq!(va.len(), vb.len(), "node counts differ");
-    for (x, y) in va.iter().zip(&vb) {
+    for (x, y) in va.iter().zip(vb) {
         assert_eq!(x, y, "node {:#x} differs", x.guid);
     }
-    assert_eq!(a.links().count(), b.links().count(), "link counts differ");
 }
 
 /// Like [`assert_same_fabric`], but ignores what ibnetdiscover cannot
@@ -93,9 +96,23 @@ pub fn assert_same_cabled_fabric(a: &Fabric, b: &Fabric) {
         }
         v
     };
-    let (va, vb) = (strip(a), strip(b));
-    assert_eq!(va.len(), vb.len(), "node counts differ");
-    for (x, y) in va.iter().zip(&vb) {
-        assert_eq!(x, y, "node {:#x} differs", x.guid);
-    }
+    assert_same_views(&strip(a), &strip(b));
+}
+
+/// Like [`assert_same_fabric`], but only what both OpenSM's
+/// `opensm-subnet.lst` and ibnetdiscover carry: node kinds, descriptions
+/// and port counts, port GUIDs, LIDs and cables (not rates, LMC or the
+/// node's vendor data).
+pub fn assert_same_wiring(a: &Fabric, b: &Fabric) {
+    let strip = |f: &Fabric| {
+        let mut v = view(f);
+        for n in &mut v {
+            (n.sysimg_guid, n.vendor_id, n.device_id, n.enhanced_port0) = (None, None, None, None);
+            for p in &mut n.ports {
+                (p.lmc, p.width, p.speed) = (0, Width::Unknown, Speed::Unknown);
+            }
+        }
+        v
+    };
+    assert_same_views(&strip(a), &strip(b));
 }

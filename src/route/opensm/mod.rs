@@ -86,6 +86,3 @@ impl SwitchGraph {
 
 #[cfg(test)]
 pub(crate) mod testfab;
-
-#[cfg(test)]
-mod fixture_tests;

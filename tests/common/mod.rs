@@ -1,0 +1,97 @@
+//! Test helpers shared by several integration tests (`mod common;`).
+//!
+//! The one reader of OpenSM's `opensm-subnet.lst` (formats.md §5.5, the
+//! topology with LIDs that ibdmchk reads): the library has no parser for it,
+//! and `fixtures/verify/s128` has no other topology file. Tables are read
+//! with the library's own `parse::lfts`. Panics on bad input: fixtures only.
+
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use routec::model::{Fabric, FabricBuilder, Guid, Lfts, LidMap, NodeKind, NodeSpec};
+
+/// One end of an `opensm-subnet.lst` line.
+struct End<'a> {
+    kind: NodeKind,
+    ports: u8,
+    node_guid: Guid,
+    port_guid: Guid,
+    desc: &'a str,
+    lid: u16,
+    pn: u8,
+}
+
+/// The hex value after `key` (up to a space or `}`).
+fn hex_field(s: &str, key: &str) -> u64 {
+    let at = s.find(key).unwrap_or_else(|| panic!("no {key} in {s}")) + key.len();
+    let rest = &s[at..];
+    let v = &rest[..rest.find([' ', '}']).unwrap_or(rest.len())];
+    u64::from_str_radix(v, 16).unwrap_or_else(|_| panic!("{key} {v}: not hex"))
+}
+
+fn end(s: &str) -> End<'_> {
+    let kind = match s.trim_start_matches("{ ").split([' ', '-']).next() {
+        Some("SW") => NodeKind::Switch,
+        Some("Rt") => NodeKind::Router,
+        _ => NodeKind::Ca,
+    };
+    let d0 = s.find("Rev:").expect("Rev:");
+    let d1 = s[d0..].find(" {").expect("description") + d0 + 2;
+    let d2 = s.rfind("} LID:").expect("LID:");
+    End {
+        kind,
+        ports: hex_field(s, "Ports:") as u8,
+        node_guid: Guid(hex_field(s, "NodeGUID:")),
+        port_guid: Guid(hex_field(s, "PortGUID:")),
+        desc: &s[d1..d2],
+        lid: hex_field(&s[d2..], "LID:") as u16,
+        pn: hex_field(&s[d2..], "PN:") as u8,
+    }
+}
+
+/// Loads an `opensm-subnet.lst`: nodes, cables, GUIDs and OpenSM's LIDs.
+pub fn subnet_lst(path: &Path) -> (Fabric, LidMap) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut b = FabricBuilder::new();
+    for line in text.lines().filter(|l| l.starts_with("{ ")) {
+        let split = line.find("} { ").expect("two ends") + 2;
+        let ends = [end(&line[..split]), end(&line[split..])];
+        let mut idx = Vec::new();
+        for e in &ends {
+            let n = match b.node_by_guid(e.node_guid) {
+                Some(n) => n,
+                None => b
+                    .add_node(NodeSpec::new(e.kind, e.node_guid, e.ports, e.desc))
+                    .unwrap(),
+            };
+            let port = if e.kind == NodeKind::Switch { 0 } else { e.pn };
+            let p = b.port_mut(n, port).unwrap();
+            p.guid = e.port_guid;
+            p.lid = e.lid;
+            idx.push(n);
+        }
+        b.connect(idx[0], ends[0].pn, idx[1], ends[1].pn).unwrap();
+    }
+    let f = b.build();
+    let lids = LidMap::new(&f).unwrap();
+    (f, lids)
+}
+
+/// Reads tables (an `opensm-lfts.dump`, ...) with `parse::lfts` and lays
+/// them out in `fabric`'s switch order, matched by GUID; LIDs above the
+/// fabric's largest are dropped.
+pub fn lfts_for(fabric: &Fabric, lids: &LidMap, path: &Path) -> Lfts {
+    let set = routec::parse::lfts::read_tables(path).unwrap();
+    let mut out = Lfts::new(fabric.num_switches(), lids.max_lid());
+    for (i, t) in set.switches.iter().enumerate() {
+        let sw = fabric
+            .node_by_guid(t.guid)
+            .and_then(|n| fabric.switch_index(n))
+            .unwrap_or_else(|| panic!("{}: unknown switch {}", path.display(), t.guid));
+        let (src, row) = (set.lft(i), out.row_mut(sw.ix()));
+        let n = src.len().min(row.len());
+        row[..n].copy_from_slice(&src[..n]);
+    }
+    out
+}
