@@ -59,7 +59,7 @@ impl Hand {
     }
     fn build(&mut self) -> Fabric {
         let mut f = std::mem::take(&mut self.b).build();
-        assign_missing_lids(&mut f);
+        assign_missing_lids(&mut f).unwrap();
         f
     }
 }

@@ -41,7 +41,7 @@ fn tiny() -> Fabric {
         }
     }
     let mut f = b.build();
-    assign_missing_lids(&mut f);
+    assign_missing_lids(&mut f).unwrap();
     f
 }
 
