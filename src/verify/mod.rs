@@ -145,6 +145,7 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
         topo: &topo,
         lfts,
         sl2vl: &opts.sl2vl,
+        identity_vl: opts.sl2vl.is_identity(),
         sl_of_lid: opts.sl_of_lid.as_deref(),
         leaves: &leaves,
         all: &all,
@@ -169,7 +170,7 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
             },
         )
         .reduce(|| walk::Acc::new(&cx), walk::Acc::merge);
-    let graph = cdg::Cdg::build(&topo, &acc.turns);
+    let graph = cdg::Cdg::build(&topo, &acc.turns.sorted());
     let (ncycles, cycles) = graph.cycles();
     let mut stats = Stats {
         switches: fabric.num_switches(),

@@ -7,8 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use fixedbitset::FixedBitSet;
-
+use super::cdg::TurnSets;
 use super::sl2vl::Sl2Vl;
 use super::topo::{Link, Target, Topo};
 use crate::model::{Lfts, Lid, NO_ROUTE, NodeIdx, PortNum};
@@ -101,6 +100,8 @@ pub(crate) struct WalkCtx<'a> {
     pub topo: &'a Topo,
     pub lfts: &'a Lfts,
     pub sl2vl: &'a Sl2Vl,
+    /// `sl2vl.is_identity()`, computed once.
+    pub identity_vl: bool,
     pub sl_of_lid: Option<&'a [u8]>,
     /// Switches with end ports, and all switches.
     pub leaves: &'a [u32],
@@ -136,7 +137,7 @@ pub(crate) struct Acc {
     pub loops_found: TopK<Loop>,
     pub too_long: TopK<TooLong>,
     /// Turns used, per (VL in, VL out), as bits of [`Topo::turn_bit`].
-    pub turns: BTreeMap<(u8, u8), FixedBitSet>,
+    pub turns: TurnSets,
     /// Up/down violations: turn → lowest LID whose routes take it.
     pub updown: BTreeMap<(u32, PortNum, PortNum), Lid>,
     /// Switch hops of delivered CA→CA routes, weighted by source CAs.
@@ -166,7 +167,7 @@ impl Acc {
             unreach_sw: TopK::new(cx.cap),
             loops_found: TopK::new(cx.cap),
             too_long: TopK::new(cx.cap),
-            turns: BTreeMap::new(),
+            turns: TurnSets::new(*cx.topo.tbase.last().unwrap_or(&0)),
             updown: BTreeMap::new(),
             hop_hist: Vec::new(),
             ca_pairs: 0,
@@ -183,14 +184,7 @@ impl Acc {
         self.unreach_sw.merge(o.unreach_sw);
         self.loops_found.merge(o.loops_found);
         self.too_long.merge(o.too_long);
-        for (k, b) in o.turns {
-            match self.turns.get_mut(&k) {
-                Some(a) => a.union_with(&b),
-                None => {
-                    self.turns.insert(k, b);
-                }
-            }
-        }
+        self.turns.merge(o.turns);
         for (k, l) in o.updown {
             let e = self.updown.entry(k).or_insert(l);
             *e = (*e).min(l);
@@ -436,11 +430,7 @@ impl Acc {
             let out = self.out[si];
             let mut m = 0u16;
             if tgt.is_end && cx.topo.hosts[si] > 0 {
-                for p in 0..cx.topo.num_ports(si) {
-                    if matches!(cx.topo.link[cx.topo.base[si] as usize + p], Link::End(..)) {
-                        m |= 1 << cx.sl2vl.vl(si, p as u8, out, sl);
-                    }
-                }
+                m = host_vls(cx, si, out, sl);
             }
             if cx.all_paths || !tgt.is_end {
                 m |= 1 << cx.sl2vl.vl(si, 0, out, sl);
@@ -458,7 +448,6 @@ impl Acc {
                 self.vlmask[n as usize] |= 1 << cx.sl2vl.vl(n as usize, q, o, sl);
             }
         }
-        let nbits = *cx.topo.tbase.last().unwrap_or(&0);
         for i in 0..self.active.len() {
             let m = self.active[i] as usize;
             if !forwards(self, m as u32) {
@@ -475,10 +464,7 @@ impl Acc {
             while vins != 0 {
                 let vin = vins.trailing_zeros() as u8;
                 vins &= vins - 1;
-                self.turns
-                    .entry((vin, vout))
-                    .or_insert_with(|| FixedBitSet::with_capacity(nbits))
-                    .insert(bit);
+                self.turns.insert((vin, vout), bit);
             }
             if let Some(r) = cx.ranks {
                 let k = self.nxt[n as usize] as usize;
@@ -489,4 +475,21 @@ impl Acc {
             }
         }
     }
+}
+
+/// The VLs that packets from switch `si`'s own end ports take out of port
+/// `out`. Under the identity mapping every in port gives the same VL, so
+/// the scan over the switch's ports (once per leaf per CA LID, the hottest
+/// loop of the pass before this shortcut) is needed only with real tables.
+fn host_vls(cx: &WalkCtx, si: usize, out: PortNum, sl: u8) -> u16 {
+    if cx.identity_vl {
+        return 1 << cx.sl2vl.vl(si, 0, out, sl);
+    }
+    let mut m = 0u16;
+    for p in 0..cx.topo.num_ports(si) {
+        if matches!(cx.topo.link[cx.topo.base[si] as usize + p], Link::End(..)) {
+            m |= 1 << cx.sl2vl.vl(si, p as u8, out, sl);
+        }
+    }
+    m
 }
