@@ -155,13 +155,15 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
         guids: &guids,
         cap: opts.max_findings_per_code.max(1),
     };
-    // Blocks of 64 LIDs: one cache line per switch row per block.
+    // Blocks of 64 LIDs: one cache line per switch row per block, loaded
+    // once and transposed.
     let top = topo.max_lid().min(lfts.top()) as usize;
     let acc = (0..top / LFT_BLOCK + 1)
         .into_par_iter()
         .fold(
             || walk::Acc::new(&cx),
             |mut acc, b| {
+                acc.load_block(&cx, b);
                 let end = ((b + 1) * LFT_BLOCK).min(top + 1);
                 for lid in (b * LFT_BLOCK).max(1)..end {
                     acc.destination(&cx, lid as u16);

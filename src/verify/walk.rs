@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::cdg::TurnSets;
 use super::sl2vl::Sl2Vl;
 use super::topo::{Link, Target, Topo};
-use crate::model::{Lfts, Lid, NO_ROUTE, NodeIdx, PortNum};
+use crate::model::{LFT_BLOCK, Lfts, Lid, NO_ROUTE, NodeIdx, PortNum};
 
 /// Why a route stops before its destination.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -122,6 +122,11 @@ const LOOPING: u8 = 4;
 
 /// Per-thread scratch and results, merged with [`Acc::merge`].
 pub(crate) struct Acc {
+    /// The current LFT block, transposed: `blk[(lid % 64) * switches + s]`.
+    /// Rows of the tables are 30 KB apart, so walking them directly misses
+    /// the cache at every switch; the transposed block keeps one LID's
+    /// column of every switch in a few contiguous KB.
+    blk: Vec<u8>,
     st: Vec<u8>,
     val: Vec<u32>,
     nxt: Vec<u32>,
@@ -153,6 +158,7 @@ impl Acc {
     pub fn new(cx: &WalkCtx) -> Self {
         let s = cx.topo.num_switches();
         Acc {
+            blk: vec![NO_ROUTE; s * LFT_BLOCK],
             st: vec![UNKNOWN; s],
             val: vec![0; s],
             nxt: vec![u32::MAX; s],
@@ -203,7 +209,24 @@ impl Acc {
         self
     }
 
-    /// Checks every route toward `lid` and collects its turns.
+    /// Loads LFT block `b` of every switch (LIDs `64 b .. 64 b + 63`) for
+    /// the following [`Acc::destination`] calls.
+    pub fn load_block(&mut self, cx: &WalkCtx, b: usize) {
+        let n = cx.topo.num_switches();
+        for s in 0..n {
+            for (j, &p) in cx.lfts.block(s, b).iter().enumerate() {
+                self.blk[j * n + s] = p;
+            }
+        }
+    }
+
+    /// The entry of switch `s` for `lid`, from the loaded block.
+    fn block_entry(&self, s: usize, lid: Lid) -> PortNum {
+        self.blk[(lid as usize % LFT_BLOCK) * self.st.len() + s]
+    }
+
+    /// Checks every route toward `lid` (in the loaded block) and collects
+    /// its turns.
     pub fn destination(&mut self, cx: &WalkCtx, lid: Lid) {
         let Some(tgt) = cx.topo.target.get(lid as usize).copied().flatten() else {
             return;
@@ -288,7 +311,7 @@ impl Acc {
                     self.val[c] = self.stack.len() as u32;
                     self.stack.push(cur);
                     self.active.push(cur);
-                    let p = cx.lfts.get(c, lid);
+                    let p = self.block_entry(c, lid);
                     self.out[c] = p;
                     match Self::step(cx, cur, p, tgt) {
                         Ok(Some((n, q))) => {
