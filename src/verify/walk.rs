@@ -434,19 +434,66 @@ impl Acc {
 
     /// Marks the turns of the in-tree toward `lid`. Routes that dead-end
     /// still hold channels up to the switch that drops them, so their turns
-    /// count; looping routes are reported as V002 and left out. The VL of a channel depends on the
-    /// switch's in port, so each switch first gathers the VLs it sends on.
+    /// count; looping routes are reported as V002 and left out. With real
+    /// SL2VL tables the VL of a channel depends on the switch's in port, so
+    /// each switch first gathers the VLs it sends on; under the identity
+    /// mapping that gathering (a scan of every leaf's ports per CA LID, once
+    /// the hottest loop of the pass) is skipped.
     fn collect_turns(&mut self, cx: &WalkCtx, lid: Lid, tgt: Target, sources: &[u32]) {
         let sl = cx
             .sl_of_lid
             .and_then(|v| v.get(lid as usize).copied())
             .unwrap_or(0);
-        let forwards = |acc: &Acc, s: u32| {
-            let st = acc.st[s as usize];
-            (st == DELIVERED || st == DEAD) && acc.nxt[s as usize] != u32::MAX
-        };
+        if !cx.identity_vl {
+            self.gather_vls(cx, tgt, sources, sl);
+        }
+        for i in 0..self.active.len() {
+            let m = self.active[i] as usize;
+            if !self.forwards(m as u32) {
+                continue;
+            }
+            let n = self.nxt[m];
+            if !self.forwards(n) {
+                continue;
+            }
+            let (q, o) = (self.nin[m], self.out[n as usize]);
+            let vout = cx.sl2vl.vl(n as usize, q, o, sl);
+            let bit = cx.topo.turn_bit(n as usize, q, o);
+            // Under the identity mapping every channel toward the LID is on
+            // VL `sl`, so the gathered masks would all be `1 << sl`.
+            let mut vins = if cx.identity_vl {
+                1 << vout
+            } else {
+                self.vlmask[m]
+            };
+            while vins != 0 {
+                let vin = vins.trailing_zeros() as u8;
+                vins &= vins - 1;
+                self.turns.insert((vin, vout), bit);
+            }
+            if let Some(r) = cx.ranks {
+                let k = self.nxt[n as usize] as usize;
+                if super::updown::is_violation(r, cx.guids, m, n as usize, k) {
+                    let e = self.updown.entry((n, q, o)).or_insert(lid);
+                    *e = (*e).min(lid);
+                }
+            }
+        }
+    }
+
+    /// Whether switch `s` passes packets toward the LID on to a neighbour
+    /// (delivered or dead further on, not looping, not the last switch).
+    fn forwards(&self, s: u32) -> bool {
+        let st = self.st[s as usize];
+        (st == DELIVERED || st == DEAD) && self.nxt[s as usize] != u32::MAX
+    }
+
+    /// Sets `vlmask[s]` to the VLs switch `s` sends on toward the LID: from
+    /// its own end ports (or itself, for switch-sourced routes) and from
+    /// each in port that the in-tree uses.
+    fn gather_vls(&mut self, cx: &WalkCtx, tgt: Target, sources: &[u32], sl: u8) {
         for &s in sources {
-            if !forwards(self, s) || self.weight(cx, s, tgt) == 0 {
+            if !self.forwards(s) || self.weight(cx, s, tgt) == 0 {
                 continue;
             }
             let si = s as usize;
@@ -462,52 +509,21 @@ impl Acc {
         }
         for i in 0..self.active.len() {
             let m = self.active[i];
-            if !forwards(self, m) {
+            if !self.forwards(m) {
                 continue;
             }
             let n = self.nxt[m as usize];
-            if forwards(self, n) {
+            if self.forwards(n) {
                 let (q, o) = (self.nin[m as usize], self.out[n as usize]);
                 self.vlmask[n as usize] |= 1 << cx.sl2vl.vl(n as usize, q, o, sl);
-            }
-        }
-        for i in 0..self.active.len() {
-            let m = self.active[i] as usize;
-            if !forwards(self, m as u32) {
-                continue;
-            }
-            let n = self.nxt[m];
-            if !forwards(self, n) {
-                continue;
-            }
-            let (q, o) = (self.nin[m], self.out[n as usize]);
-            let vout = cx.sl2vl.vl(n as usize, q, o, sl);
-            let bit = cx.topo.turn_bit(n as usize, q, o);
-            let mut vins = self.vlmask[m];
-            while vins != 0 {
-                let vin = vins.trailing_zeros() as u8;
-                vins &= vins - 1;
-                self.turns.insert((vin, vout), bit);
-            }
-            if let Some(r) = cx.ranks {
-                let k = self.nxt[n as usize] as usize;
-                if super::updown::is_violation(r, cx.guids, m, n as usize, k) {
-                    let e = self.updown.entry((n, q, o)).or_insert(lid);
-                    *e = (*e).min(lid);
-                }
             }
         }
     }
 }
 
 /// The VLs that packets from switch `si`'s own end ports take out of port
-/// `out`. Under the identity mapping every in port gives the same VL, so
-/// the scan over the switch's ports (once per leaf per CA LID, the hottest
-/// loop of the pass before this shortcut) is needed only with real tables.
+/// `out` (only with real SL2VL tables: see [`Acc::collect_turns`]).
 fn host_vls(cx: &WalkCtx, si: usize, out: PortNum, sl: u8) -> u16 {
-    if cx.identity_vl {
-        return 1 << cx.sl2vl.vl(si, 0, out, sl);
-    }
     let mut m = 0u16;
     for p in 0..cx.topo.num_ports(si) {
         if matches!(cx.topo.link[cx.topo.base[si] as usize + p], Link::End(..)) {
