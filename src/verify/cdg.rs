@@ -26,53 +26,101 @@ pub(crate) struct Cdg {
     pub adj: Vec<u32>,
 }
 
-fn key(topo: &Topo, sw: u32, port: PortNum, vl: u8) -> u64 {
-    (u64::from(topo.base[sw as usize]) + u64::from(port)) << 4 | u64::from(vl & 15)
+/// The turns used, as one bitset of [`Topo::turn_bit`]s per (VL in, VL out).
+/// Few pairs ever occur (one under the identity SL2VL), so a short list
+/// searched linearly beats a map in the per-turn hot path of the walk.
+pub(crate) struct TurnSets {
+    nbits: usize,
+    sets: Vec<((u8, u8), FixedBitSet)>,
+}
+
+impl TurnSets {
+    pub fn new(nbits: usize) -> Self {
+        TurnSets {
+            nbits,
+            sets: Vec::new(),
+        }
+    }
+
+    fn slot(&mut self, key: (u8, u8)) -> &mut FixedBitSet {
+        let i = match self.sets.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                self.sets
+                    .push((key, FixedBitSet::with_capacity(self.nbits)));
+                self.sets.len() - 1
+            }
+        };
+        &mut self.sets[i].1
+    }
+
+    pub fn insert(&mut self, key: (u8, u8), bit: usize) {
+        self.slot(key).insert(bit);
+    }
+
+    pub fn merge(&mut self, o: TurnSets) {
+        for (k, b) in o.sets {
+            self.slot(k).union_with(&b);
+        }
+    }
+
+    /// The sets in (VL in, VL out) order, for a deterministic graph.
+    pub fn sorted(mut self) -> Vec<((u8, u8), FixedBitSet)> {
+        self.sets.sort_by_key(|(k, _)| *k);
+        self.sets
+    }
+}
+
+/// A channel's dense key: flat switch-port index and 4-bit VL. Keys sort
+/// in (switch, port, VL) order, which fixes the channel numbering.
+fn key(topo: &Topo, sw: u32, port: PortNum, vl: u8) -> u32 {
+    (topo.base[sw as usize] + u32::from(port)) << 4 | u32::from(vl & 15)
 }
 
 impl Cdg {
     /// Builds the graph from the turn bitsets of [`super::walk::Acc`].
-    pub fn build(topo: &Topo, turns: &BTreeMap<(u8, u8), FixedBitSet>) -> Cdg {
-        let mut edges: Vec<(u64, u64)> = Vec::new();
-        let mut names: BTreeMap<u64, Channel> = BTreeMap::new();
-        for (&(vin, vout), bits) in turns {
+    /// Channel keys are dense, so a bitset and an index array replace
+    /// maps, and a counting sort by source channel replaces a global sort
+    /// of the edges (millions on a 27k-host fat-tree).
+    pub fn build(topo: &Topo, turns: &[((u8, u8), FixedBitSet)]) -> Cdg {
+        let nkeys = topo.link.len() << 4;
+        let mut used = FixedBitSet::with_capacity(nkeys);
+        let mut edges: Vec<(u32, u32)> = Vec::new();
+        for ((vin, vout), bits) in turns {
+            let mut s = 0usize;
             for bit in bits.ones() {
-                let (s, q, o) = topo.turn_of_bit(bit);
+                while topo.tbase[s + 1] <= bit {
+                    s += 1;
+                }
+                let off = bit - topo.tbase[s];
+                let n = topo.num_ports(s);
+                let (q, o) = ((off / n) as PortNum, (off % n) as PortNum);
                 let Some(Link::Switch(m, pm)) = topo.link(s, q) else {
                     continue;
                 };
-                let a = key(topo, m, pm, vin);
-                let b = key(topo, s as u32, o, vout);
-                names.entry(a).or_insert(Channel {
-                    sw: m,
-                    port: pm,
-                    vl: vin,
-                });
-                names.entry(b).or_insert(Channel {
-                    sw: s as u32,
-                    port: o,
-                    vl: vout,
-                });
+                let (a, b) = (key(topo, m, pm, *vin), key(topo, s as u32, o, *vout));
+                used.insert(a as usize);
+                used.insert(b as usize);
                 edges.push((a, b));
             }
         }
-        let keys: Vec<u64> = names.keys().copied().collect();
-        let id = |k: u64| keys.binary_search(&k).unwrap_or(0) as u32;
-        let mut e: Vec<(u32, u32)> = edges.iter().map(|&(a, b)| (id(a), id(b))).collect();
-        e.sort_unstable();
-        e.dedup();
-        let mut start = vec![0u32; keys.len() + 1];
-        for &(a, _) in &e {
-            start[a as usize + 1] += 1;
+        let (id, nodes) = number_channels(topo, &used);
+        let mut start = vec![0u32; nodes.len() + 1];
+        for &(a, _) in &edges {
+            start[id[a as usize] as usize + 1] += 1;
         }
-        for i in 0..keys.len() {
+        for i in 0..nodes.len() {
             start[i + 1] += start[i];
         }
-        Cdg {
-            nodes: names.into_values().collect(),
-            start,
-            adj: e.into_iter().map(|(_, b)| b).collect(),
+        let mut fill = start.clone();
+        let mut adj = vec![0u32; edges.len()];
+        for &(a, b) in &edges {
+            let f = &mut fill[id[a as usize] as usize];
+            adj[*f as usize] = id[b as usize];
+            *f += 1;
         }
+        let (start, adj) = sort_dedup_rows(start, adj);
+        Cdg { nodes, start, adj }
     }
 
     pub fn num_edges(&self) -> usize {
@@ -188,4 +236,48 @@ impl Cdg {
         }
         vec![v]
     }
+}
+
+/// Numbers the used channel keys in key order: the key → id array and the
+/// channels.
+fn number_channels(topo: &Topo, used: &FixedBitSet) -> (Vec<u32>, Vec<Channel>) {
+    let mut id = vec![u32::MAX; used.len()];
+    let mut nodes = Vec::with_capacity(used.count_ones(..));
+    let mut sw = 0usize;
+    for k in used.ones() {
+        let flat = (k >> 4) as u32;
+        while topo.base[sw + 1] <= flat {
+            sw += 1;
+        }
+        id[k] = nodes.len() as u32;
+        nodes.push(Channel {
+            sw: sw as u32,
+            port: (flat - topo.base[sw]) as PortNum,
+            vl: (k & 15) as u8,
+        });
+    }
+    (id, nodes)
+}
+
+/// Sorts each adjacency row and drops repeated edges, compacting the rows.
+fn sort_dedup_rows(start: Vec<u32>, mut adj: Vec<u32>) -> (Vec<u32>, Vec<u32>) {
+    let mut out_start = Vec::with_capacity(start.len());
+    out_start.push(0u32);
+    let mut w = 0usize;
+    for r in start.windows(2) {
+        let row = &mut adj[r[0] as usize..r[1] as usize];
+        row.sort_unstable();
+        let mut last = None;
+        for i in r[0] as usize..r[1] as usize {
+            let v = adj[i];
+            if last != Some(v) {
+                adj[w] = v;
+                w += 1;
+                last = Some(v);
+            }
+        }
+        out_start.push(w as u32);
+    }
+    adj.truncate(w);
+    (out_start, adj)
 }

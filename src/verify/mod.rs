@@ -145,6 +145,7 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
         topo: &topo,
         lfts,
         sl2vl: &opts.sl2vl,
+        identity_vl: opts.sl2vl.is_identity(),
         sl_of_lid: opts.sl_of_lid.as_deref(),
         leaves: &leaves,
         all: &all,
@@ -154,13 +155,15 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
         guids: &guids,
         cap: opts.max_findings_per_code.max(1),
     };
-    // Blocks of 64 LIDs: one cache line per switch row per block.
+    // Blocks of 64 LIDs: one cache line per switch row per block, loaded
+    // once and transposed.
     let top = topo.max_lid().min(lfts.top()) as usize;
     let acc = (0..top / LFT_BLOCK + 1)
         .into_par_iter()
         .fold(
             || walk::Acc::new(&cx),
             |mut acc, b| {
+                acc.load_block(&cx, b);
                 let end = ((b + 1) * LFT_BLOCK).min(top + 1);
                 for lid in (b * LFT_BLOCK).max(1)..end {
                     acc.destination(&cx, lid as u16);
@@ -169,7 +172,7 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
             },
         )
         .reduce(|| walk::Acc::new(&cx), walk::Acc::merge);
-    let graph = cdg::Cdg::build(&topo, &acc.turns);
+    let graph = cdg::Cdg::build(&topo, &acc.turns.sorted());
     let (ncycles, cycles) = graph.cycles();
     let mut stats = Stats {
         switches: fabric.num_switches(),

@@ -129,14 +129,6 @@ impl Topo {
         self.tbase[s] + inp as usize * self.num_ports(s) + out as usize
     }
 
-    /// The turn of a bit index: `(switch, in, out)` (binary search on `tbase`).
-    pub fn turn_of_bit(&self, bit: usize) -> (usize, PortNum, PortNum) {
-        let s = self.tbase.partition_point(|&b| b <= bit) - 1;
-        let off = bit - self.tbase[s];
-        let n = self.num_ports(s);
-        (s, (off / n) as PortNum, (off % n) as PortNum)
-    }
-
     /// The highest LID with an owner.
     pub fn max_lid(&self) -> Lid {
         (self.target.len() - 1) as Lid

@@ -7,11 +7,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use fixedbitset::FixedBitSet;
-
+use super::cdg::TurnSets;
 use super::sl2vl::Sl2Vl;
 use super::topo::{Link, Target, Topo};
-use crate::model::{Lfts, Lid, NO_ROUTE, NodeIdx, PortNum};
+use crate::model::{LFT_BLOCK, Lfts, Lid, NO_ROUTE, NodeIdx, PortNum};
 
 /// Why a route stops before its destination.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -101,6 +100,8 @@ pub(crate) struct WalkCtx<'a> {
     pub topo: &'a Topo,
     pub lfts: &'a Lfts,
     pub sl2vl: &'a Sl2Vl,
+    /// `sl2vl.is_identity()`, computed once.
+    pub identity_vl: bool,
     pub sl_of_lid: Option<&'a [u8]>,
     /// Switches with end ports, and all switches.
     pub leaves: &'a [u32],
@@ -121,6 +122,11 @@ const LOOPING: u8 = 4;
 
 /// Per-thread scratch and results, merged with [`Acc::merge`].
 pub(crate) struct Acc {
+    /// The current LFT block, transposed: `blk[(lid % 64) * switches + s]`.
+    /// Rows of the tables are 30 KB apart, so walking them directly misses
+    /// the cache at every switch; the transposed block keeps one LID's
+    /// column of every switch in a few contiguous KB.
+    blk: Vec<u8>,
     st: Vec<u8>,
     val: Vec<u32>,
     nxt: Vec<u32>,
@@ -136,7 +142,7 @@ pub(crate) struct Acc {
     pub loops_found: TopK<Loop>,
     pub too_long: TopK<TooLong>,
     /// Turns used, per (VL in, VL out), as bits of [`Topo::turn_bit`].
-    pub turns: BTreeMap<(u8, u8), FixedBitSet>,
+    pub turns: TurnSets,
     /// Up/down violations: turn → lowest LID whose routes take it.
     pub updown: BTreeMap<(u32, PortNum, PortNum), Lid>,
     /// Switch hops of delivered CA→CA routes, weighted by source CAs.
@@ -152,6 +158,7 @@ impl Acc {
     pub fn new(cx: &WalkCtx) -> Self {
         let s = cx.topo.num_switches();
         Acc {
+            blk: vec![NO_ROUTE; s * LFT_BLOCK],
             st: vec![UNKNOWN; s],
             val: vec![0; s],
             nxt: vec![u32::MAX; s],
@@ -166,7 +173,7 @@ impl Acc {
             unreach_sw: TopK::new(cx.cap),
             loops_found: TopK::new(cx.cap),
             too_long: TopK::new(cx.cap),
-            turns: BTreeMap::new(),
+            turns: TurnSets::new(*cx.topo.tbase.last().unwrap_or(&0)),
             updown: BTreeMap::new(),
             hop_hist: Vec::new(),
             ca_pairs: 0,
@@ -183,14 +190,7 @@ impl Acc {
         self.unreach_sw.merge(o.unreach_sw);
         self.loops_found.merge(o.loops_found);
         self.too_long.merge(o.too_long);
-        for (k, b) in o.turns {
-            match self.turns.get_mut(&k) {
-                Some(a) => a.union_with(&b),
-                None => {
-                    self.turns.insert(k, b);
-                }
-            }
-        }
+        self.turns.merge(o.turns);
         for (k, l) in o.updown {
             let e = self.updown.entry(k).or_insert(l);
             *e = (*e).min(l);
@@ -209,7 +209,24 @@ impl Acc {
         self
     }
 
-    /// Checks every route toward `lid` and collects its turns.
+    /// Loads LFT block `b` of every switch (LIDs `64 b .. 64 b + 63`) for
+    /// the following [`Acc::destination`] calls.
+    pub fn load_block(&mut self, cx: &WalkCtx, b: usize) {
+        let n = cx.topo.num_switches();
+        for s in 0..n {
+            for (j, &p) in cx.lfts.block(s, b).iter().enumerate() {
+                self.blk[j * n + s] = p;
+            }
+        }
+    }
+
+    /// The entry of switch `s` for `lid`, from the loaded block.
+    fn block_entry(&self, s: usize, lid: Lid) -> PortNum {
+        self.blk[(lid as usize % LFT_BLOCK) * self.st.len() + s]
+    }
+
+    /// Checks every route toward `lid` (in the loaded block) and collects
+    /// its turns.
     pub fn destination(&mut self, cx: &WalkCtx, lid: Lid) {
         let Some(tgt) = cx.topo.target.get(lid as usize).copied().flatten() else {
             return;
@@ -294,7 +311,7 @@ impl Acc {
                     self.val[c] = self.stack.len() as u32;
                     self.stack.push(cur);
                     self.active.push(cur);
-                    let p = cx.lfts.get(c, lid);
+                    let p = self.block_entry(c, lid);
                     self.out[c] = p;
                     match Self::step(cx, cur, p, tgt) {
                         Ok(Some((n, q))) => {
@@ -417,68 +434,42 @@ impl Acc {
 
     /// Marks the turns of the in-tree toward `lid`. Routes that dead-end
     /// still hold channels up to the switch that drops them, so their turns
-    /// count; looping routes are reported as V002 and left out. The VL of a channel depends on the
-    /// switch's in port, so each switch first gathers the VLs it sends on.
+    /// count; looping routes are reported as V002 and left out. With real
+    /// SL2VL tables the VL of a channel depends on the switch's in port, so
+    /// each switch first gathers the VLs it sends on; under the identity
+    /// mapping that gathering (a scan of every leaf's ports per CA LID, once
+    /// the hottest loop of the pass) is skipped.
     fn collect_turns(&mut self, cx: &WalkCtx, lid: Lid, tgt: Target, sources: &[u32]) {
         let sl = cx
             .sl_of_lid
             .and_then(|v| v.get(lid as usize).copied())
             .unwrap_or(0);
-        let forwards = |acc: &Acc, s: u32| {
-            let st = acc.st[s as usize];
-            (st == DELIVERED || st == DEAD) && acc.nxt[s as usize] != u32::MAX
-        };
-        for &s in sources {
-            if !forwards(self, s) || self.weight(cx, s, tgt) == 0 {
-                continue;
-            }
-            let si = s as usize;
-            let out = self.out[si];
-            let mut m = 0u16;
-            if tgt.is_end && cx.topo.hosts[si] > 0 {
-                for p in 0..cx.topo.num_ports(si) {
-                    if matches!(cx.topo.link[cx.topo.base[si] as usize + p], Link::End(..)) {
-                        m |= 1 << cx.sl2vl.vl(si, p as u8, out, sl);
-                    }
-                }
-            }
-            if cx.all_paths || !tgt.is_end {
-                m |= 1 << cx.sl2vl.vl(si, 0, out, sl);
-            }
-            self.vlmask[si] |= m;
+        if !cx.identity_vl {
+            self.gather_vls(cx, tgt, sources, sl);
         }
-        for i in 0..self.active.len() {
-            let m = self.active[i];
-            if !forwards(self, m) {
-                continue;
-            }
-            let n = self.nxt[m as usize];
-            if forwards(self, n) {
-                let (q, o) = (self.nin[m as usize], self.out[n as usize]);
-                self.vlmask[n as usize] |= 1 << cx.sl2vl.vl(n as usize, q, o, sl);
-            }
-        }
-        let nbits = *cx.topo.tbase.last().unwrap_or(&0);
         for i in 0..self.active.len() {
             let m = self.active[i] as usize;
-            if !forwards(self, m as u32) {
+            if !self.forwards(m as u32) {
                 continue;
             }
             let n = self.nxt[m];
-            if !forwards(self, n) {
+            if !self.forwards(n) {
                 continue;
             }
             let (q, o) = (self.nin[m], self.out[n as usize]);
             let vout = cx.sl2vl.vl(n as usize, q, o, sl);
             let bit = cx.topo.turn_bit(n as usize, q, o);
-            let mut vins = self.vlmask[m];
+            // Under the identity mapping every channel toward the LID is on
+            // VL `sl`, so the gathered masks would all be `1 << sl`.
+            let mut vins = if cx.identity_vl {
+                1 << vout
+            } else {
+                self.vlmask[m]
+            };
             while vins != 0 {
                 let vin = vins.trailing_zeros() as u8;
                 vins &= vins - 1;
-                self.turns
-                    .entry((vin, vout))
-                    .or_insert_with(|| FixedBitSet::with_capacity(nbits))
-                    .insert(bit);
+                self.turns.insert((vin, vout), bit);
             }
             if let Some(r) = cx.ranks {
                 let k = self.nxt[n as usize] as usize;
@@ -489,4 +480,55 @@ impl Acc {
             }
         }
     }
+
+    /// Whether switch `s` passes packets toward the LID on to a neighbour
+    /// (delivered or dead further on, not looping, not the last switch).
+    fn forwards(&self, s: u32) -> bool {
+        let st = self.st[s as usize];
+        (st == DELIVERED || st == DEAD) && self.nxt[s as usize] != u32::MAX
+    }
+
+    /// Sets `vlmask[s]` to the VLs switch `s` sends on toward the LID: from
+    /// its own end ports (or itself, for switch-sourced routes) and from
+    /// each in port that the in-tree uses.
+    fn gather_vls(&mut self, cx: &WalkCtx, tgt: Target, sources: &[u32], sl: u8) {
+        for &s in sources {
+            if !self.forwards(s) || self.weight(cx, s, tgt) == 0 {
+                continue;
+            }
+            let si = s as usize;
+            let out = self.out[si];
+            let mut m = 0u16;
+            if tgt.is_end && cx.topo.hosts[si] > 0 {
+                m = host_vls(cx, si, out, sl);
+            }
+            if cx.all_paths || !tgt.is_end {
+                m |= 1 << cx.sl2vl.vl(si, 0, out, sl);
+            }
+            self.vlmask[si] |= m;
+        }
+        for i in 0..self.active.len() {
+            let m = self.active[i];
+            if !self.forwards(m) {
+                continue;
+            }
+            let n = self.nxt[m as usize];
+            if self.forwards(n) {
+                let (q, o) = (self.nin[m as usize], self.out[n as usize]);
+                self.vlmask[n as usize] |= 1 << cx.sl2vl.vl(n as usize, q, o, sl);
+            }
+        }
+    }
+}
+
+/// The VLs that packets from switch `si`'s own end ports take out of port
+/// `out` (only with real SL2VL tables: see [`Acc::collect_turns`]).
+fn host_vls(cx: &WalkCtx, si: usize, out: PortNum, sl: u8) -> u16 {
+    let mut m = 0u16;
+    for p in 0..cx.topo.num_ports(si) {
+        if matches!(cx.topo.link[cx.topo.base[si] as usize + p], Link::End(..)) {
+            m |= 1 << cx.sl2vl.vl(si, p as u8, out, sl);
+        }
+    }
+    m
 }
