@@ -19,24 +19,42 @@ use routec::verify::{VerifyOptions, verify_tables};
 fn case(c: &mut Criterion, name: &str, spec: PgftSpec) {
     let fabric = pgft(&spec).expect("valid PGFT");
     let lids = LidMap::new(&fabric).expect("LIDs");
-    let routing = Dmodc::default().route(&fabric, &lids, &RouteOptions::default()).expect("routed");
+    let routing = Dmodc::default()
+        .route(&fabric, &lids, &RouteOptions::default())
+        .expect("routed");
     let ranks = leaf_ranks(&fabric);
     let max = *ranks.iter().max().unwrap_or(&0);
     // up/down with the top level as roots: rank counted from the top
-    let opts = VerifyOptions { up_down_ranks: Some(ranks.iter().map(|r| max - r).collect()), ..Default::default() };
+    let opts = VerifyOptions {
+        up_down_ranks: Some(ranks.iter().map(|r| max - r).collect()),
+        ..Default::default()
+    };
     let v = verify_tables(&fabric, &lids, &routing.lfts, &opts);
     eprintln!("{name}: {}", v.render().lines().last().unwrap_or(""));
-    eprintln!("{name}: {:?} pairs, CDG {} channels {} edges", v.stats.ca_pairs, v.stats.cdg_channels, v.stats.cdg_edges);
+    eprintln!(
+        "{name}: {:?} pairs, CDG {} channels {} edges",
+        v.stats.ca_pairs, v.stats.cdg_channels, v.stats.cdg_edges
+    );
     let mut g = c.benchmark_group("verify_tables");
     g.sample_size(10);
-    g.bench_function(name, |b| b.iter(|| verify_tables(&fabric, &lids, &routing.lfts, &opts)));
+    g.bench_function(name, |b| {
+        b.iter(|| verify_tables(&fabric, &lids, &routing.lfts, &opts))
+    });
     g.finish();
 }
 
 fn benches(c: &mut Criterion) {
-    case(c, "pgft_11664", PgftSpec::new(3, &[18, 18, 36], &[1, 18, 18], None));
+    case(
+        c,
+        "pgft_11664",
+        PgftSpec::new(3, &[18, 18, 36], &[1, 18, 18], None),
+    );
     if std::env::var_os("ROUTEC_BENCH_SMALL").is_none() {
-        case(c, "pgft_27648", PgftSpec::new(3, &[24, 24, 48], &[1, 24, 24], None));
+        case(
+            c,
+            "pgft_27648",
+            PgftSpec::new(3, &[24, 24, 48], &[1, 24, 24], None),
+        );
     }
 }
 

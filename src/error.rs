@@ -19,7 +19,10 @@ pub enum Error {
     /// A file could not be read or written.
     // The cause is in the message, not chained, so miette prints it once.
     #[error("{}: {cause}", path.display())]
-    Io { path: PathBuf, cause: std::io::Error },
+    Io {
+        path: PathBuf,
+        cause: std::io::Error,
+    },
     /// Input that parses but cannot be used (unknown fault target, LID clash...).
     #[error("{0}")]
     Input(String),
@@ -118,7 +121,12 @@ impl ParseError {
     }
 
     /// Adds a secondary location (for example the other copy of a link).
-    pub fn with_secondary(mut self, text_len_ok: usize, len: usize, label: impl Into<String>) -> Self {
+    pub fn with_secondary(
+        mut self,
+        text_len_ok: usize,
+        len: usize,
+        label: impl Into<String>,
+    ) -> Self {
         self.labels.push(LabeledSpan::new_with_span(
             Some(label.into()),
             SourceSpan::new(text_len_ok.into(), len),

@@ -91,7 +91,10 @@ fn net_file_cables(text: &str) -> BTreeSet<(u64, u8, u64, u8)> {
 #[test]
 fn numbering_matches_gen_pgft_py() {
     // shared/ sits beside the repository (on developer machines and in CI).
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/peers/opensm/gen_pgft.py");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/peers/opensm/gen_pgft.py"
+    );
     if !std::path::Path::new(script).exists() || Command::new("python3").arg("-V").output().is_err()
     {
         eprintln!("skipped: python3 or {script} not available");

@@ -4,13 +4,13 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::common::{Global, LoadedTopo, TopoArgs};
 use super::Outcome;
-use crate::emit::report::Timing;
+use super::common::{Global, LoadedTopo, TopoArgs};
+use super::phases::Phases;
 use crate::error::{Error, Result};
+use crate::mcast::McastConfig;
 use crate::model::lids::{self, LidState};
 use crate::model::{Fabric, LidMap};
-use crate::mcast::McastConfig;
 use crate::route::{self, RootSpec, RouteOptions};
 use crate::verify::{Verdict, VerifyOptions, verify_tables};
 
@@ -69,7 +69,9 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     let emit = parse_emit(&args.emit)?;
     let mut phases = Phases::new(g);
     phases.begin("parse");
-    let LoadedTopo { mut fabric, inputs, .. } = args.topo.load(g)?;
+    let LoadedTopo {
+        mut fabric, inputs, ..
+    } = args.topo.load(g)?;
     phases.begin("lids");
     prepare_lids(&mut fabric, args.assign_lids, g)?;
     let lids = LidMap::new(&fabric)?;
@@ -90,16 +92,7 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
         }
         report_roots(&fabric, &routing, g.verbose > 0);
     }
-    let mut files: Vec<(&str, PathBuf)> = vec![("topology", inputs[0].clone())];
-    files.extend(inputs.iter().skip(1).map(|p| ("faults", p.clone())));
-    if let RootSpec::Guids(_) = &opts.roots
-        && let Some(r) = &args.roots
-    {
-        files.push(("roots", PathBuf::from(r)));
-    }
-    if let Some(p) = &args.node_order {
-        files.push(("node-order", p.clone()));
-    }
+    let mut files = input_files(&args, &inputs, &opts);
     phases.begin("verify");
     let verdict = verify_routing(&fabric, &lids, &routing, g);
     let mcast = match &args.mcast {
@@ -113,7 +106,9 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     let valid = verdict.is_clean();
     if !valid && !args.allow_invalid {
         if !g.quiet {
-            eprintln!("error: verification failed; nothing written (--allow-invalid writes anyway)");
+            eprintln!(
+                "error: verification failed; nothing written (--allow-invalid writes anyway)"
+            );
         }
         return Ok(Outcome::Findings);
     }
@@ -128,6 +123,23 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     };
     let outcome = write_outputs(&args, g, &ctx, phases)?;
     Ok(if valid { outcome } else { Outcome::Findings })
+}
+
+/// Every input file read, with its role, for the report and the depfile.
+fn input_files(
+    args: &CompileArgs,
+    topo_inputs: &[PathBuf],
+    opts: &RouteOptions,
+) -> Vec<(&'static str, PathBuf)> {
+    let mut files = vec![("topology", topo_inputs[0].clone())];
+    files.extend(topo_inputs.iter().skip(1).map(|p| ("faults", p.clone())));
+    if let (RootSpec::Guids(_), Some(r)) = (&opts.roots, &args.roots) {
+        files.push(("roots", PathBuf::from(r)));
+    }
+    if let Some(p) = &args.node_order {
+        files.push(("node-order", p.clone()));
+    }
+    files
 }
 
 /// Checks 1–3 on the engine's tables (reachability, the up/down promise,
@@ -146,7 +158,11 @@ fn verify_routing(fabric: &Fabric, lids: &LidMap, routing: &route::Routing, g: &
     if !verdict.is_clean() || g.verbose > 0 {
         eprint!("{}", verdict.render());
     } else {
-        let counts: Vec<String> = verdict.counts.iter().map(|(c, n)| format!("{c}: {n}")).collect();
+        let counts: Vec<String> = verdict
+            .counts
+            .iter()
+            .map(|(c, n)| format!("{c}: {n}"))
+            .collect();
         eprintln!(
             "verification passed with warnings ({}); -v or `routec check` lists them",
             counts.join(", ")
@@ -156,7 +172,11 @@ fn verify_routing(fabric: &Fabric, lids: &LidMap, routing: &route::Routing, g: &
 }
 
 /// Multicast trees and MFT colours for `--mcast GROUPS` (MR4LMS).
-fn route_multicast(args: &CompileArgs, fabric: &Fabric, path: &std::path::Path) -> Result<McastRun> {
+fn route_multicast(
+    args: &CompileArgs,
+    fabric: &Fabric,
+    path: &std::path::Path,
+) -> Result<McastRun> {
     let groups = crate::parse::mcast_groups::load_groups(path, fabric)?;
     let mut cfg = McastConfig {
         rebuild_merged: args.rebuild_merged,
@@ -195,7 +215,11 @@ fn report_roots(fabric: &Fabric, routing: &route::Routing, all: bool) {
         routing.roots.len(),
         fabric.num_switches(),
         guids.join(" "),
-        if more > 0 { format!(" (+{more} more, -v lists all)") } else { String::new() }
+        if more > 0 {
+            format!(" (+{more} more, -v lists all)")
+        } else {
+            String::new()
+        }
     );
 }
 
@@ -217,56 +241,6 @@ fn parse_emit(list: &[String]) -> Result<Vec<String>> {
         }
     }
     Ok(out)
-}
-
-/// Stage timings (`-v` prints them) and a progress spinner on a terminal.
-struct Phases {
-    verbose: bool,
-    current: Option<(&'static str, std::time::Instant)>,
-    timings: Vec<Timing>,
-    bar: Option<indicatif::ProgressBar>,
-}
-
-impl Phases {
-    fn new(g: &Global) -> Self {
-        use std::io::IsTerminal;
-        let bar = (!g.quiet && std::io::stderr().is_terminal()).then(|| {
-            let b = indicatif::ProgressBar::new_spinner();
-            b.enable_steady_tick(std::time::Duration::from_millis(120));
-            b
-        });
-        Phases { verbose: g.verbose > 0 && !g.quiet, current: None, timings: Vec::new(), bar }
-    }
-
-    fn end(&mut self) {
-        if let Some((stage, t0)) = self.current.take() {
-            let ms = (t0.elapsed().as_secs_f64() * 1e6).round() / 1e3;
-            if self.verbose {
-                let line = format!("{stage}: {ms:.1} ms");
-                match &self.bar {
-                    Some(b) => b.println(line),
-                    None => eprintln!("{line}"),
-                }
-            }
-            self.timings.push(Timing { stage: stage.to_string(), ms });
-        }
-    }
-
-    fn begin(&mut self, stage: &'static str) {
-        self.end();
-        if let Some(b) = &self.bar {
-            b.set_message(format!("compile: {stage}"));
-        }
-        self.current = Some((stage, std::time::Instant::now()));
-    }
-
-    fn finish(mut self) -> Vec<Timing> {
-        self.end();
-        if let Some(b) = &self.bar {
-            b.finish_and_clear();
-        }
-        self.timings
-    }
 }
 
 /// What the emitters need from the run.
@@ -305,7 +279,12 @@ fn image_meta(args: &CompileArgs) -> String {
 
 /// Renders every output named by `--emit`, then (unless `--check`) commits
 /// them together: nothing is replaced before everything has rendered.
-fn write_outputs(args: &CompileArgs, g: &Global, c: &EmitCtx, mut phases: Phases) -> Result<Outcome> {
+fn write_outputs(
+    args: &CompileArgs,
+    g: &Global,
+    c: &EmitCtx,
+    mut phases: Phases,
+) -> Result<Outcome> {
     use crate::emit::{fdbs, image, outputs, report};
     phases.begin("emit");
     if !args.check {
@@ -319,10 +298,14 @@ fn write_outputs(args: &CompileArgs, g: &Global, c: &EmitCtx, mut phases: Phases
         let sw = image::switches_of(c.fabric, lfts);
         let lg = image::lid_guids_of(c.fabric, c.lids);
         if args.compress {
-            set.stage("routes.lft.zst", |w| image::write_image_zstd(w, &meta, &fingerprint, &sw, &lg))?;
+            set.stage("routes.lft.zst", |w| {
+                image::write_image_zstd(w, &meta, &fingerprint, &sw, &lg)
+            })?;
             set.remove_stale("routes.lft");
         } else {
-            set.stage("routes.lft", |w| image::write_image(w, &meta, &fingerprint, &sw, &lg))?;
+            set.stage("routes.lft", |w| {
+                image::write_image(w, &meta, &fingerprint, &sw, &lg)
+            })?;
             set.remove_stale("routes.lft.zst");
         }
     }
@@ -332,11 +315,15 @@ fn write_outputs(args: &CompileArgs, g: &Global, c: &EmitCtx, mut phases: Phases
         })?;
     }
     if c.wants("fdbs") {
-        set.stage("opensm.fdbs", |w| fdbs::write_fdbs(c.fabric, c.lids, lfts, w))?;
+        set.stage("opensm.fdbs", |w| {
+            fdbs::write_fdbs(c.fabric, c.lids, lfts, w)
+        })?;
         set.stage("opensm-subnet.lst", |w| fdbs::write_subnet_lst(c.fabric, w))?;
     }
     let mcast_report = match &c.mcast {
-        Some(m) => Some(crate::mcast::outputs::stage_outputs(c.fabric, &m.groups, &m.result, &mut set)?),
+        Some(m) => Some(crate::mcast::outputs::stage_outputs(
+            c.fabric, &m.groups, &m.result, &mut set,
+        )?),
         None => None,
     };
     // MR4LMS trees are verified like unicast tables: a bad MFT is a finding.
@@ -397,14 +384,22 @@ fn write_outputs(args: &CompileArgs, g: &Global, c: &EmitCtx, mut phases: Phases
     }
     let timings = phases.finish();
     if c.wants("report") {
-        let log = report::RunLog { schema_version: report::RUN_SCHEMA_VERSION, timings, outputs: statuses };
+        let log = report::RunLog {
+            schema_version: report::RUN_SCHEMA_VERSION,
+            timings,
+            outputs: statuses,
+        };
         let bytes = report::to_json(&log).map_err(|e| Error::io(&args.outdir, e))?;
         crate::io::write_atomic(&args.outdir.join("run.json"), |w| w.write_all(&bytes))?;
     }
     if let Some(stamp) = &args.stamp {
         outputs::touch(stamp)?;
     }
-    Ok(if mcast_findings > 0 { Outcome::Findings } else { Outcome::Clean })
+    Ok(if mcast_findings > 0 {
+        Outcome::Findings
+    } else {
+        Outcome::Clean
+    })
 }
 
 /// Makes sure every port that needs a LID has one: a fabric with none gets a

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use super::common::Global;
 use super::Outcome;
+use super::common::Global;
 
 /// Generators.
 #[derive(Subcommand, Debug)]
@@ -88,7 +88,9 @@ fn gen_pgft(a: &PgftArgs, g: &Global) -> crate::Result<Outcome> {
     let spec = PgftSpec::new(a.height, &a.m, &a.w, a.p.as_deref());
     let fabric = pgft(&spec).map_err(|e| Error::Usage(format!("gen pgft: {e}")))?;
     match &a.output {
-        Some(path) => crate::io::write_atomic(path, |w| crate::emit::ibnetdiscover::write(&fabric, w))?,
+        Some(path) => {
+            crate::io::write_atomic(path, |w| crate::emit::ibnetdiscover::write(&fabric, w))?
+        }
         None => {
             let stdout = std::io::stdout();
             crate::emit::ibnetdiscover::write(&fabric, &mut stdout.lock())
@@ -103,7 +105,8 @@ fn gen_pgft(a: &PgftArgs, g: &Global) -> crate::Result<Outcome> {
     if a.faults.is_none() && a.fail_switches.is_none() {
         return Ok(Outcome::Clean);
     }
-    let faults = random_faults(&fabric, &plan).map_err(|e| Error::Usage(format!("gen pgft: {e}")))?;
+    let faults =
+        random_faults(&fabric, &plan).map_err(|e| Error::Usage(format!("gen pgft: {e}")))?;
     let path = match (&a.faults_out, &a.output) {
         (Some(p), _) => p.clone(),
         (None, Some(out)) => {
@@ -155,11 +158,20 @@ fn gen_mcast(a: GenMcastArgs) -> crate::Result<Outcome> {
         McastPattern::Grid3d => Pattern::Grid3d,
         McastPattern::Random => Pattern::Random,
     };
-    let groups = generate(&fabric, pattern, &parse_dims(&a.dims)?, a.procs_per_node, a.seed)?;
-    let write = |w: &mut dyn std::io::Write| crate::parse::mcast_groups::write_groups(&fabric, &groups, w);
+    let groups = generate(
+        &fabric,
+        pattern,
+        &parse_dims(&a.dims)?,
+        a.procs_per_node,
+        a.seed,
+    )?;
+    let write =
+        |w: &mut dyn std::io::Write| crate::parse::mcast_groups::write_groups(&fabric, &groups, w);
     match &a.output {
         Some(path) => crate::io::write_atomic(path, write)?,
-        None => write(&mut std::io::stdout().lock()).map_err(|e| crate::Error::io("<stdout>", e))?,
+        None => {
+            write(&mut std::io::stdout().lock()).map_err(|e| crate::Error::io("<stdout>", e))?
+        }
     }
     Ok(Outcome::Clean)
 }

@@ -9,6 +9,7 @@ mod diff;
 mod generate;
 mod info;
 mod mcast;
+mod phases;
 mod report;
 
 use std::process::ExitCode;
@@ -102,7 +103,9 @@ pub fn main() -> ExitCode {
     };
     if let Some(j) = cli.global.threads {
         // A pool configured twice only happens in tests that call main twice.
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global();
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(j.max(1))
+            .build_global();
     }
     match run(cli) {
         Ok(outcome) => ExitCode::from(outcome.code()),

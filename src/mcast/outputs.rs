@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use crate::error::Result;
 use crate::emit::outputs::OutputSet;
+use crate::error::Result;
 use crate::model::Fabric;
 use crate::verify::mcast::{McastCheck, verify_mfts};
 
@@ -50,7 +50,9 @@ pub fn stage_outputs(
     set.stage("opensm.mcfdbs", |w| {
         crate::emit::mcfdbs::write_mcfdbs(fabric, &mfts, w)
     })?;
-    set.stage("mcast-colors.txt", |w| write_colours(fabric, groups, result, w))?;
+    set.stage("mcast-colors.txt", |w| {
+        write_colours(fabric, groups, result, w)
+    })?;
     let report = McastReport {
         summary: McastSummary::of(result),
         check,

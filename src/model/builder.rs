@@ -215,15 +215,13 @@ impl Fabric {
         let mut new_idx = vec![u32::MAX; self.num_nodes()];
         for n in self.node_indices().filter(|&n| keep(n)) {
             new_idx[n.ix()] = b.nodes.len() as u32;
-            b.by_guid.insert(self.node(n).guid, NodeIdx(b.nodes.len() as u32));
+            b.by_guid
+                .insert(self.node(n).guid, NodeIdx(b.nodes.len() as u32));
             b.nodes.push(self.node(n).clone());
             let ports = self
                 .ports(n)
                 .iter()
-                .map(|p| Port {
-                    peer: None,
-                    ..*p
-                })
+                .map(|p| Port { peer: None, ..*p })
                 .collect();
             b.ports.push(ports);
         }

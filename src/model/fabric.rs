@@ -173,8 +173,12 @@ impl Fabric {
                 .enumerate()
                 .filter_map(move |(p, port)| {
                     let peer = port.peer?;
-                    ((n, p as PortNum) < (peer.node, peer.port))
-                        .then_some((n, p as PortNum, peer.node, peer.port))
+                    ((n, p as PortNum) < (peer.node, peer.port)).then_some((
+                        n,
+                        p as PortNum,
+                        peer.node,
+                        peer.port,
+                    ))
                 })
         })
     }
@@ -182,10 +186,13 @@ impl Fabric {
     /// Switch-to-switch neighbours of switch node `n`: `(local port, peer)`,
     /// in port order. Self-loops are left out: they carry no route.
     pub fn switch_links(&self, n: NodeIdx) -> impl Iterator<Item = (PortNum, Peer)> + '_ {
-        self.ports(n).iter().enumerate().filter_map(move |(p, port)| {
-            let peer = port.peer?;
-            (peer.node != n && self.is_switch(peer.node)).then_some((p as PortNum, peer))
-        })
+        self.ports(n)
+            .iter()
+            .enumerate()
+            .filter_map(move |(p, port)| {
+                let peer = port.peer?;
+                (peer.node != n && self.is_switch(peer.node)).then_some((p as PortNum, peer))
+            })
     }
 
     /// Whether node `n` is a CA or router (an end port owner).

@@ -5,8 +5,8 @@
 
 pub mod faults;
 pub mod guids;
-pub mod lfts;
 pub mod ibnetdiscover;
+pub mod lfts;
 pub mod mcast_groups;
 pub mod yaml;
 

@@ -9,7 +9,7 @@ pub mod updn;
 
 pub use dmodc::Dmodc;
 
-use crate::model::{Fabric, Guid, LidMap, Lfts, SwIdx};
+use crate::model::{Fabric, Guid, Lfts, LidMap, SwIdx};
 
 /// Which switches are up/down roots.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -10,11 +10,11 @@
 //! (`formats/findings.md`), gathered in a [`Verdict`].
 
 pub mod cabling;
-pub mod congestion;
 mod cdg;
-pub mod quality;
+pub mod congestion;
 pub mod finding;
 pub mod mcast;
+pub mod quality;
 mod render;
 pub mod sl2vl;
 mod topo;

@@ -1,0 +1,62 @@
+//! Stage timings and the terminal spinner of long-running commands.
+
+use super::common::Global;
+use crate::emit::report::Timing;
+
+/// Stage timings (`-v` prints them) and a progress spinner on a terminal.
+pub struct Phases {
+    verbose: bool,
+    current: Option<(&'static str, std::time::Instant)>,
+    timings: Vec<Timing>,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Phases {
+    pub fn new(g: &Global) -> Self {
+        use std::io::IsTerminal;
+        let bar = (!g.quiet && std::io::stderr().is_terminal()).then(|| {
+            let b = indicatif::ProgressBar::new_spinner();
+            b.enable_steady_tick(std::time::Duration::from_millis(120));
+            b
+        });
+        Phases {
+            verbose: g.verbose > 0 && !g.quiet,
+            current: None,
+            timings: Vec::new(),
+            bar,
+        }
+    }
+
+    fn end(&mut self) {
+        if let Some((stage, t0)) = self.current.take() {
+            let ms = (t0.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+            if self.verbose {
+                let line = format!("{stage}: {ms:.1} ms");
+                match &self.bar {
+                    Some(b) => b.println(line),
+                    None => eprintln!("{line}"),
+                }
+            }
+            self.timings.push(Timing {
+                stage: stage.to_string(),
+                ms,
+            });
+        }
+    }
+
+    pub fn begin(&mut self, stage: &'static str) {
+        self.end();
+        if let Some(b) = &self.bar {
+            b.set_message(format!("compile: {stage}"));
+        }
+        self.current = Some((stage, std::time::Instant::now()));
+    }
+
+    pub fn finish(mut self) -> Vec<Timing> {
+        self.end();
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+        self.timings
+    }
+}
