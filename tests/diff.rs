@@ -2,6 +2,8 @@
 //! count over the two tables, LID renumbering, added/removed switches, the
 //! CLI's JSON and exit codes.
 
+mod common;
+
 use std::path::Path;
 
 use assert_cmd::Command;
@@ -184,17 +186,7 @@ fn compile(topo: &Path, out: &Path, extra: &[&str]) {
 #[test]
 fn cli_diff_before_and_after_a_cable_loss() {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(FT2).unwrap();
-    let cut: String = text
-        .lines()
-        .filter(|l| {
-            !l.starts_with("[5]\t\"S-0002c90102000000\"[8]")
-                && !l.starts_with("[8]\t\"S-0002c90101000007\"[5]")
-        })
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let faulted = dir.path().join("faulted.txt");
-    std::fs::write(&faulted, cut).unwrap();
+    let faulted = common::ft2_without_one_cable(dir.path());
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     compile(Path::new(FT2), &a, &["--emit", "image,opensm"]);
     compile(&faulted, &b, &["--emit", "image", "--compress"]);

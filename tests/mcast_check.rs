@@ -2,9 +2,11 @@
 //! the paper's Figure 2 (fixtures/mcast/), then `opensm.mcfdbs` files
 //! corrupted by hand, each giving its finding with switch and MLID named.
 
+mod common;
+
+use common::routec;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use routec::mcast::Mfts;
 use routec::mcast::mcfdbs_read::parse_mcfdbs;
 use routec::model::{Fabric, Guid, SwIdx};
@@ -17,21 +19,6 @@ const FT2: &str = "fixtures/opensm/ft2/minhop/ibnetdiscover.txt";
 
 fn fixture(p: &str) -> PathBuf {
     Path::new(ROOT).join(p)
-}
-
-fn routec(args: &[&str], cwd: &Path) -> (i32, String) {
-    let out = Command::cargo_bin("routec")
-        .unwrap()
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("panicked"), "{err}");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
 }
 
 /// A fresh `compile --mcast` output in `case/out`; returns `case`.

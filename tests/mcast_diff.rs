@@ -2,10 +2,12 @@
 //! different `--mft-size`, counts checked against a brute-force count over
 //! the two parsed MFT sets (every switch × MLID × port).
 
+mod common;
+
+use common::routec;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use routec::mcast::Mfts;
 use routec::mcast::mcfdbs_read::parse_mcfdbs;
 use routec::model::{Fabric, SwIdx};
@@ -13,21 +15,6 @@ use routec::parse::{LoadOptions, load_topology};
 use serde_json::Value;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn routec(args: &[&str], cwd: &Path) -> (i32, String) {
-    let out = Command::cargo_bin("routec")
-        .unwrap()
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("panicked"), "{err}");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
-}
 
 /// `compile --mcast GROUPS --mft-size N` for each size, into `case/<N>`.
 fn compile(case: &Path, topo: &str, groups: &Path, sizes: &[u32]) {

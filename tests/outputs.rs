@@ -2,6 +2,8 @@
 //! thread-count independence, depfile, stamp, report, and the fdbs /
 //! subnet files checked against OpenSM's own and with ibdmchk.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -103,22 +105,6 @@ fn default_outputs_are_image_and_report_and_rerun_keeps_mtimes() {
     assert_eq!(leftovers.count(), 0, "temporary files left behind");
 }
 
-/// The ft2 fixture with one cable (L1S0007/5 — L2S0000/8) removed.
-fn faulted(dir: &Path) -> PathBuf {
-    let text = std::fs::read_to_string(FT2).unwrap();
-    let cut: String = text
-        .lines()
-        .filter(|l| {
-            !l.starts_with("[5]\t\"S-0002c90102000000\"[8]")
-                && !l.starts_with("[8]\t\"S-0002c90101000007\"[5]")
-        })
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let p = dir.join("faulted.txt");
-    std::fs::write(&p, cut).unwrap();
-    p
-}
-
 #[test]
 fn check_exit_codes_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -139,7 +125,7 @@ fn check_exit_codes_and_writes_nothing() {
     routec()
         .args(["compile", "--engine", "minhop", "--check", "-o"])
         .arg(&out)
-        .arg(faulted(dir.path()))
+        .arg(common::ft2_without_one_cable(dir.path()))
         .assert()
         .code(3)
         .stderr(predicates::str::contains("would change: routes.lft"));

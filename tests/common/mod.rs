@@ -95,3 +95,40 @@ pub fn lfts_for(fabric: &Fabric, lids: &LidMap, path: &Path) -> Lfts {
     }
     out
 }
+
+/// Runs `routec ARGS` in `cwd`: (exit code, stdout). A panic in the binary
+/// fails the test whatever the exit code.
+pub fn routec(args: &[&str], cwd: &Path) -> (i32, String) {
+    let out = assert_cmd::Command::cargo_bin("routec")
+        .unwrap()
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// The OpenSM ft2 fixture (2-level fat-tree, 32 hosts, OpenSM's LIDs).
+pub const FT2: &str = "fixtures/opensm/ft2/minhop/ibnetdiscover.txt";
+
+/// Writes the ft2 fixture with one cable (L1S0007/5 — L2S0000/8) removed
+/// into `dir` and returns its path.
+pub fn ft2_without_one_cable(dir: &Path) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(FT2).unwrap();
+    let cut: String = text
+        .lines()
+        .filter(|l| {
+            !l.starts_with("[5]\t\"S-0002c90102000000\"[8]")
+                && !l.starts_with("[8]\t\"S-0002c90101000007\"[5]")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let p = dir.join("faulted.txt");
+    std::fs::write(&p, cut).unwrap();
+    p
+}
