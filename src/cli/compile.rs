@@ -75,8 +75,13 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     phases.begin("lids");
     prepare_lids(&mut fabric, args.assign_lids, g)?;
     let lids = LidMap::new(&fabric)?;
-    let engine = route::engine_by_name(&args.engine)
-        .ok_or_else(|| Error::Usage(format!("engine `{}` is not available yet", args.engine)))?;
+    let engine = route::engine_by_name(&args.engine).ok_or_else(|| {
+        Error::Usage(format!(
+            "engine `{}` is unknown (known: {})",
+            args.engine,
+            route::ENGINE_NAMES.join(", ")
+        ))
+    })?;
     let opts = RouteOptions {
         roots: root_spec(args.roots.as_deref())?,
         node_order: match &args.node_order {
