@@ -6,11 +6,12 @@
 use super::fbtc::Placed;
 use super::groups::Member;
 use super::state::{ColourState, TreeId};
-use super::topo::SwitchGraph;
+use super::topo::{SwitchGraph, UNREACHABLE};
 use super::walk::{
-    Avail, Scratch, build_bottom_up, build_dijkstra, candidate_roots, connected_in, eccentricities,
-    eccentricities_in, order_by_load,
+    Avail, Scratch, attachment_map, build_bottom_up, build_dijkstra, candidate_roots, connected_in,
+    ecc_within, eccentricities, order_by_load,
 };
+use crate::model::SwIdx;
 
 /// A merge: the tree for the virtual group and the trees it replaces.
 #[derive(Clone, Debug)]
@@ -115,6 +116,41 @@ fn union(a: &[Member], b: &[Member]) -> Vec<Member> {
     v
 }
 
+/// Alg. 4 l.⑪–⑬: the G_color switch nearest to all of `members` (least
+/// eccentricity in G_color), ties by eccentricity in G, load, index.
+/// The G eccentricity is a lower bound of the G_color one, so switches are
+/// tried in (G eccentricity, load, index) order with one depth-bounded BFS
+/// each, and the scan stops once no later switch can do strictly better:
+/// the same root as evaluating the key on every switch, without a BFS per
+/// member leaf.
+fn merge_root(
+    graph: &SwitchGraph,
+    avail: Avail,
+    members: &[Member],
+    scratch: &mut Scratch,
+) -> Option<SwIdx> {
+    let ecc_g = eccentricities(graph, members);
+    let load = &avail.state.sw_load;
+    let mut order: Vec<SwIdx> = (0..graph.num_switches())
+        .map(|s| SwIdx(s as u32))
+        .filter(|&s| avail.ok(s))
+        .collect();
+    order.sort_unstable_by_key(|&s| (ecc_g[s.ix()], load[s.ix()], s));
+    let (extra, count) = attachment_map(graph.num_switches(), members);
+    let mut best: Option<(u8, SwIdx)> = None;
+    for s in order {
+        let limit = match best {
+            Some((e, _)) if ecc_g[s.ix()] >= e => break,
+            Some((e, _)) => e - 1,
+            None => UNREACHABLE,
+        };
+        if let Some(e) = ecc_within(graph, avail, s, (&extra, count), limit, scratch) {
+            best = Some((e, s));
+        }
+    }
+    best.map(|b| b.1)
+}
+
 /// Alg. 4. `keep_old` keeps the absorbed trees' links (strategy 2 of
 /// §3.3.2); otherwise the virtual group gets a fresh Dijkstra tree.
 pub fn merge(
@@ -160,12 +196,7 @@ pub fn merge(
         colour,
         own: &own,
     };
-    let ecc_c = eccentricities_in(graph, avail, &members, scratch);
-    let ecc_g = eccentricities(graph, &members);
-    let root = (0..graph.num_switches())
-        .map(|s| crate::model::SwIdx(s as u32))
-        .filter(|&s| avail.ok(s))
-        .min_by_key(|&s| (ecc_c[s.ix()], ecc_g[s.ix()], state.sw_load[s.ix()], s))?;
+    let root = merge_root(graph, avail, &members, scratch)?;
     let keep: &[TreeId] = if keep_old { &own } else { &[] };
     let nodes = build_dijkstra(graph, avail, root, &members, keep)?;
     own.sort_unstable();

@@ -73,6 +73,8 @@ pub struct Scratch {
     generation: u32,
     pub used: Vec<bool>,
     queue: VecDeque<u32>,
+    /// BFS depths, valid where `stamp` holds the current generation.
+    depth: Vec<u8>,
 }
 
 impl Scratch {
@@ -80,6 +82,7 @@ impl Scratch {
     pub fn new(n: usize) -> Self {
         Scratch {
             stamp: vec![0; n],
+            depth: vec![0; n],
             ..Default::default()
         }
     }
@@ -189,6 +192,79 @@ pub fn connected_in(
     }
     let dist = bfs_in(graph, avail, first.leaf, scratch);
     members.iter().all(|m| dist[m.leaf.ix()] != UNREACHABLE)
+}
+
+/// Per-switch member link length of `members` (the largest when several
+/// members share a switch; [`UNREACHABLE`] where no member attaches) and
+/// the number of attachment switches: the target set of [`ecc_within`].
+pub fn attachment_map(n: usize, members: &[Member]) -> (Vec<u8>, usize) {
+    let mut extra = vec![UNREACHABLE; n];
+    let mut count = 0;
+    for m in members {
+        let e = &mut extra[m.leaf.ix()];
+        if *e == UNREACHABLE {
+            count += 1;
+            *e = m.extra;
+        } else {
+            *e = (*e).max(m.extra);
+        }
+    }
+    (extra, count)
+}
+
+/// The eccentricity of `src` in G_color (max over the attachments of
+/// hops + member link, saturating as [`eccentricities_in`] does), when it
+/// is at most `limit`; `None` otherwise. One BFS from `src` that stops at
+/// depth `limit` or when every attachment is reached, so it equals the
+/// per-leaf BFS value at `src` (G_color is undirected) at a fraction of
+/// the cost.
+pub fn ecc_within(
+    graph: &SwitchGraph,
+    avail: Avail,
+    src: SwIdx,
+    targets: (&[u8], usize),
+    limit: u8,
+    scratch: &mut Scratch,
+) -> Option<u8> {
+    let (extra, count) = targets;
+    if !avail.ok(src) {
+        return None;
+    }
+    if count == 0 {
+        return Some(0);
+    }
+    let generation = scratch.next_generation();
+    scratch.stamp[src.ix()] = generation;
+    scratch.depth[src.ix()] = 0;
+    scratch.queue.clear();
+    scratch.queue.push_back(src.0);
+    let (mut found, mut ecc) = (0, 0u8);
+    while let Some(u) = scratch.queue.pop_front() {
+        let d = scratch.depth[u as usize];
+        let e = extra[u as usize];
+        if e != UNREACHABLE {
+            ecc = ecc.max(d.saturating_add(e));
+            found += 1;
+            if ecc > limit {
+                return None;
+            }
+            if found == count {
+                return Some(ecc);
+            }
+        }
+        if d >= limit {
+            continue;
+        }
+        for a in graph.neighbours(SwIdx(u)) {
+            let v = a.peer.ix();
+            if scratch.stamp[v] != generation && avail.ok(a.peer) {
+                scratch.stamp[v] = generation;
+                scratch.depth[v] = d.saturating_add(1).min(UNREACHABLE - 1);
+                scratch.queue.push_back(v as u32);
+            }
+        }
+    }
+    None
 }
 
 /// Max hops in G_color from every switch to the members (one BFS per
