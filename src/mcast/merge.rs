@@ -5,6 +5,7 @@
 
 use super::fbtc::Placed;
 use super::groups::Member;
+use super::nearest::Proximity;
 use super::state::{ColourState, TreeId};
 use super::topo::{SwitchGraph, UNREACHABLE};
 use super::walk::{
@@ -19,94 +20,6 @@ pub struct Merged {
     pub placed: Placed,
     pub absorbed: Vec<TreeId>,
     pub members: Vec<Member>,
-}
-
-/// Distance of two members: hops between their switches plus their links.
-fn member_distance(graph: &SwitchGraph, a: &Member, b: &Member) -> u64 {
-    if a == b {
-        return 0;
-    }
-    graph.hops(a.leaf, b.leaf) as u64 + a.extra as u64 + b.extra as u64
-}
-
-/// Equation (1): the mean, over the members of both sets, of each member's
-/// shortest distance to the other set, as (numerator, denominator).
-/// `lower` is the part from `tree` to `group` (cheap, via `to_group`).
-fn exact_distance(graph: &SwitchGraph, group: &[Member], tree: &[Member], lower: u64) -> u64 {
-    let mut leaves: Vec<&Member> = tree.iter().collect();
-    leaves.sort_by_key(|m| (m.leaf, m.extra));
-    leaves.dedup_by_key(|m| (m.leaf, m.extra));
-    let to_tree: u64 = group
-        .iter()
-        .map(|a| {
-            if tree.binary_search(a).is_ok() {
-                0
-            } else {
-                leaves
-                    .iter()
-                    .map(|t| member_distance(graph, a, t))
-                    .min()
-                    .unwrap_or(0)
-            }
-        })
-        .sum();
-    lower + to_tree
-}
-
-/// The live tree nearest to `group` by equation (1); ties to the older
-/// tree. Trees are scanned by a cheap lower bound (the tree-to-group half)
-/// and the scan stops once the bound exceeds the best exact distance.
-pub fn nearest_tree(graph: &SwitchGraph, state: &ColourState, group: &[Member]) -> Option<TreeId> {
-    let to_group = eccentricity_min(graph, group);
-    let mut bounds: Vec<(u64, u64, TreeId)> = state
-        .trees
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.alive)
-        .map(|(id, t)| {
-            let lower: u64 = t
-                .members
-                .iter()
-                .map(|m| {
-                    if group.binary_search(m).is_ok() {
-                        0
-                    } else {
-                        to_group[m.leaf.ix()] as u64 + m.extra as u64
-                    }
-                })
-                .sum();
-            (lower, (group.len() + t.members.len()) as u64, id as TreeId)
-        })
-        .collect();
-    bounds.sort_by(|a, b| (a.0 * b.1).cmp(&(b.0 * a.1)).then(a.2.cmp(&b.2)));
-    let mut best: Option<(u64, u64, TreeId)> = None;
-    for (lower, den, id) in bounds {
-        if let Some((bn, bd, _)) = best
-            && lower * bd > bn * den
-        {
-            break;
-        }
-        let num = exact_distance(graph, group, &state.trees[id as usize].members, lower);
-        let better = match best {
-            None => true,
-            Some((bn, bd, bid)) => (num * bd, id) < (bn * den, bid),
-        };
-        if better {
-            best = Some((num, den, id));
-        }
-    }
-    best.map(|b| b.2)
-}
-
-/// Min hops from every switch to the nearest member (member link included).
-fn eccentricity_min(graph: &SwitchGraph, group: &[Member]) -> Vec<u8> {
-    let mut d = vec![u8::MAX; graph.num_switches()];
-    for (leaf, extra) in super::walk::attachments(group) {
-        for (e, &h) in d.iter_mut().zip(graph.hop_row(leaf)) {
-            *e = (*e).min(h.saturating_add(extra));
-        }
-    }
-    d
 }
 
 fn union(a: &[Member], b: &[Member]) -> Vec<Member> {
@@ -158,9 +71,10 @@ pub fn merge(
     state: &ColourState,
     group: &[Member],
     keep_old: bool,
+    prox: &mut Proximity,
     scratch: &mut Scratch,
 ) -> Option<Merged> {
-    let first = nearest_tree(graph, state, group)?;
+    let first = prox.nearest(graph, state, group)?;
     let colour = state.trees[first as usize].colour;
     let mut own = vec![first];
     let mut members = union(group, &state.trees[first as usize].members);
