@@ -93,17 +93,21 @@ pub fn merge(
             .first()
             .or(cands.roots.first())?;
         let temp = build_bottom_up(graph, state, &members, root, scratch);
-        let before = own.len();
+        let mut joined: Vec<Member> = Vec::new();
         for n in &temp {
             let t = state.owner(n.sw, colour);
-            if t != super::state::NO_TREE && !own.contains(&t) {
-                own.push(t);
-                members = union(&members, &state.trees[t as usize].members);
+            if t == super::state::NO_TREE {
+                continue;
+            }
+            if let Err(at) = own.binary_search(&t) {
+                own.insert(at, t);
+                joined.extend_from_slice(&state.trees[t as usize].members);
             }
         }
-        if own.len() == before {
+        if joined.is_empty() {
             return None;
         }
+        members = union(&members, &joined);
     }
     let avail = Avail {
         state,
@@ -113,7 +117,6 @@ pub fn merge(
     let root = merge_root(graph, avail, &members, scratch)?;
     let keep: &[TreeId] = if keep_old { &own } else { &[] };
     let nodes = build_dijkstra(graph, avail, root, &members, keep)?;
-    own.sort_unstable();
     Some(Merged {
         placed: Placed {
             root,

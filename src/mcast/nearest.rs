@@ -18,6 +18,7 @@ use rayon::prelude::*;
 use super::groups::Member;
 use super::state::{ColourState, TreeId};
 use super::topo::SwitchGraph;
+use crate::model::PortNum;
 
 /// Per-tree data for equation (1), kept in step with the live trees.
 #[derive(Debug, Default)]
@@ -26,8 +27,8 @@ pub struct Proximity {
     /// `to_tree[t][s]`: min over members m of tree t of hops(s, m.leaf) +
     /// m.extra (saturating); `None` for dead trees.
     to_tree: Vec<Option<Box<[u8]>>>,
-    /// Live trees whose members include each member port.
-    holders: HashMap<Member, Vec<TreeId>>,
+    /// Per node: (port, live tree) for every live tree having that member.
+    holders: Vec<Vec<(PortNum, TreeId)>>,
 }
 
 /// Min hops (member link included) from every switch to `members`.
@@ -62,11 +63,8 @@ impl Proximity {
             *slot = None;
         }
         for m in &state.trees[id as usize].members {
-            if let Some(v) = self.holders.get_mut(m) {
-                v.retain(|&t| t != id);
-                if v.is_empty() {
-                    self.holders.remove(m);
-                }
+            if let Some(v) = self.holders.get_mut(m.node.ix()) {
+                v.retain(|&(_, t)| t != id);
             }
         }
     }
@@ -77,8 +75,12 @@ impl Proximity {
             self.to_tree.resize(i + 1, None);
         }
         self.to_tree[i] = Some(v);
-        for &m in &state.trees[i].members {
-            self.holders.entry(m).or_default().push(id);
+        for m in &state.trees[i].members {
+            let n = m.node.ix();
+            if self.holders.len() <= n {
+                self.holders.resize_with(n + 1, Vec::new);
+            }
+            self.holders[n].push((m.port, id));
         }
     }
 
@@ -143,7 +145,8 @@ impl Proximity {
     fn shared(&self, group: &[Member], to_group: &[u8]) -> HashMap<TreeId, u64> {
         let mut over: HashMap<TreeId, u64> = HashMap::new();
         for a in group {
-            for &t in self.holders.get(a).map_or(&[][..], Vec::as_slice) {
+            let held = self.holders.get(a.node.ix()).map_or(&[][..], Vec::as_slice);
+            for &(_, t) in held.iter().filter(|h| h.0 == a.port) {
                 let to_tree = self.to_tree[t as usize].as_deref().unwrap_or(&[]);
                 let near = to_tree.get(a.leaf.ix()).copied().unwrap_or(0);
                 *over.entry(t).or_default() +=

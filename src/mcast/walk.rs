@@ -143,6 +143,7 @@ pub fn build_bottom_up(
 pub struct Avail<'a> {
     pub state: &'a ColourState,
     pub colour: u16,
+    /// Sorted.
     pub own: &'a [TreeId],
 }
 
@@ -150,7 +151,7 @@ impl Avail<'_> {
     /// Whether switch `s` is in G_color.
     pub fn ok(&self, s: SwIdx) -> bool {
         let t = self.state.owner(s, self.colour);
-        t == NO_TREE || self.own.contains(&t)
+        t == NO_TREE || self.own.binary_search(&t).is_ok()
     }
 }
 
@@ -289,7 +290,8 @@ pub fn eccentricities_in(
 /// load), so the tree keeps minimum height and balances load. Trees in
 /// `keep` enter whole the first time one of their switches is settled and
 /// their links are never re-parented, so their MFT entries stay valid
-/// (strategy 2 of §3.3.2). `None` when a member is unreachable.
+/// (strategy 2 of §3.3.2). `keep` is sorted. `None` when a member is
+/// unreachable.
 pub fn build_dijkstra(
     graph: &SwitchGraph,
     avail: Avail,
@@ -304,8 +306,12 @@ pub fn build_dijkstra(
     let mut done = vec![false; n];
     let mut locked = vec![false; n];
     let kept = kept_adjacency(state, keep);
-    let mut expanded: Vec<TreeId> = Vec::new();
+    let mut expanded = vec![false; keep.len()];
     let mut heap = BinaryHeap::new();
+    // Once every member switch is settled its path to the root is final
+    // (settled and kept-tree switches are never re-parented), so the rest
+    // of G_color need not be explored.
+    let (target, mut pending) = attachment_map(n, members);
     dist[root.ix()] = (0, 0);
     heap.push(Reverse((0u32, 0u64, root.0)));
     while let Some(Reverse((h, w, u))) = heap.pop() {
@@ -313,10 +319,18 @@ pub fn build_dijkstra(
         if done[us.ix()] || (h, w) != dist[us.ix()] {
             continue;
         }
+        if pending == 0 {
+            break;
+        }
         done[us.ix()] = true;
+        if target[us.ix()] != UNREACHABLE {
+            pending -= 1;
+        }
         let t = state.owner(us, avail.colour);
-        if keep.contains(&t) && !expanded.contains(&t) {
-            expanded.push(t);
+        if let Ok(k) = keep.binary_search(&t)
+            && !expanded[k]
+        {
+            expanded[k] = true;
             absorb_tree(
                 graph,
                 state,
