@@ -304,6 +304,8 @@ pub fn build_dijkstra(
     let mut dist = vec![(u32::MAX, u64::MAX); n];
     let mut parent: Vec<Option<(PortNum, SwIdx, PortNum)>> = vec![None; n];
     let mut done = vec![false; n];
+    // G_color membership once per switch rather than once per edge.
+    let in_colour: Vec<bool> = (0..n).map(|s| avail.ok(SwIdx(s as u32))).collect();
     let mut locked = vec![false; n];
     let kept = kept_adjacency(state, keep);
     let mut expanded = vec![false; keep.len()];
@@ -345,7 +347,7 @@ pub fn build_dijkstra(
         }
         for a in graph.neighbours(us) {
             let v = a.peer.ix();
-            if done[v] || locked[v] || !avail.ok(a.peer) {
+            if !in_colour[v] || done[v] || locked[v] {
                 continue;
             }
             let cand = (
