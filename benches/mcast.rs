@@ -1,6 +1,15 @@
 //! MR4LMS evaluation and timing on the paper's 16,000-host fat tree,
 //! PGFT(3; 20,20,40; 1,20,20; 1,1,1) (seed:mr4lms §4.2.1). Run in release:
-//! `cargo bench --bench mcast` (`-- quick`: timing only; `-- merge`: also time 10,000 groups in 128 colours, slow).
+//! `cargo bench --bench mcast` (`-- quick`: timing only; `-- merge`: also
+//! time 10,000 groups in 128 colours; `-- probe 1000x64`: one run of random
+//! groups in 128 colours with a fingerprint of the trees, to check that a
+//! faster implementation makes the same choices).
+//!
+//! Measured on 2 shared cores (merge path, `-- probe`, mft 128):
+//! random 1000x64: 7.9 s before the merge speed-up, 0.67 s after;
+//! random 2000x32: 13.0 s before, 1.0 s after (same fingerprints);
+//! random 10000x32: did not finish in 15 min before, 8.8 s after
+//! (9,397 merges, max TFI 101, no verification findings).
 //! Prints colours used and max EFI without a colour limit, the same with
 //! `--mft-size 128`, and OpenSM's baseline (one MLID per group, unbalanced
 //! min-hop trees) on the same groups.
@@ -67,6 +76,52 @@ fn row(f: &Fabric, name: &str, pattern: Pattern, dims: &[usize], k: u32) {
     );
 }
 
+/// `-- probe GROUPSxMEMBERS`: one timed run with `--mft-size 128`, a
+/// fingerprint of every tree (to compare implementations) and the
+/// verification findings.
+fn probe(f: &Fabric, spec: &str) {
+    let dims = routec::mcast::pattern::parse_dims(spec).unwrap();
+    let groups = generate(f, Pattern::Random, &dims, 1, 1).unwrap();
+    let t = Instant::now();
+    let cfg = McastConfig {
+        mft_size: 128,
+        rebuild_merged: false,
+    };
+    let r = assign(f, &groups, cfg).unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let mut fp: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |x: u64| fp = (fp ^ x).wrapping_mul(0x100_0000_01b3);
+    for (g, &tree) in r.group_tree.iter().enumerate() {
+        let t = &r.state.trees[tree as usize];
+        mix(g as u64);
+        mix(t.colour as u64);
+        for n in &t.nodes {
+            mix(n.sw.0 as u64);
+            mix(n.up.map_or(0, |(p, s, pp)| {
+                (p as u64) << 40 | (s.0 as u64) << 8 | pp as u64
+            }));
+        }
+    }
+    let s = McastSummary::of(&r);
+    let bad = verify_mfts(
+        f,
+        &Mfts::from_result(f, &r),
+        &groups,
+        &group_colours(&groups, &r),
+    )
+    .findings
+    .len();
+    println!(
+        "probe random {spec} mft 128: {:.3} s = {:.3} ms/group; colours {} merges {} max EFI {} max TFI {} findings {bad} fingerprint {fp:016x}",
+        secs,
+        secs * 1e3 / groups.len() as f64,
+        s.colours_used,
+        s.merges,
+        s.max_efi,
+        s.max_tfi
+    );
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
     let t0 = Instant::now();
@@ -80,6 +135,11 @@ fn main() {
         (t1 - t0).as_secs_f64() * 1e3,
         t1.elapsed().as_secs_f64() * 1e3
     );
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "probe") {
+        probe(&f, args.get(i + 1).map_or("1000x64", String::as_str));
+        return;
+    }
     if !quick {
         println!(
             "| pattern | groups | unlimited: colours | max EFI | merges | max TFI | height | time | findings || mft 128: same columns | OpenSM |"

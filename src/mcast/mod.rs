@@ -15,6 +15,7 @@ pub mod groups;
 pub mod mcfdbs_read;
 pub mod merge;
 pub mod mft;
+pub mod nearest;
 pub mod outputs;
 pub mod pattern;
 pub mod policy;

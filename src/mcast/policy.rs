@@ -13,6 +13,7 @@ use super::fbtc::{Placed, fbtc};
 use super::fctb::fctb;
 use super::groups::McastGroup;
 use super::merge::merge;
+use super::nearest::Proximity;
 use super::state::{Builder, ColourState, Tree, TreeId};
 use super::topo::SwitchGraph;
 use super::walk::{Candidates, Scratch, candidate_roots};
@@ -76,6 +77,7 @@ pub fn assign(fabric: &Fabric, groups: &[McastGroup], cfg: McastConfig) -> Resul
         .collect();
     let mut state = ColourState::new(&graph, mft_size);
     let mut scratch = Scratch::new(graph.num_switches());
+    let mut prox = Proximity::default();
     let mut mode = Mode::Fbtc;
     let mut merges = 0;
     for (gi, (group, cand)) in groups.iter().zip(&cands).enumerate() {
@@ -106,7 +108,8 @@ pub fn assign(fabric: &Fabric, groups: &[McastGroup], cfg: McastConfig) -> Resul
         match placed {
             Some((p, by)) => {
                 let tree = new_tree(p, vec![gi as u32], group.members.clone(), by);
-                state.commit(&graph, tree);
+                let id = state.commit(&graph, tree);
+                prox.added(&graph, &state, id);
             }
             None => {
                 let m = merge(
@@ -114,6 +117,7 @@ pub fn assign(fabric: &Fabric, groups: &[McastGroup], cfg: McastConfig) -> Resul
                     &state,
                     &group.members,
                     !cfg.rebuild_merged,
+                    &mut prox,
                     &mut scratch,
                 )
                 .ok_or_else(|| Error::Route {
@@ -128,12 +132,14 @@ pub fn assign(fabric: &Fabric, groups: &[McastGroup], cfg: McastConfig) -> Resul
                 for &t in &m.absorbed {
                     tree_groups.extend_from_slice(&state.trees[t as usize].groups);
                     state.retire(&graph, t);
+                    prox.removed(&state, t);
                 }
                 tree_groups.sort_unstable();
-                state.commit(
+                let id = state.commit(
                     &graph,
                     new_tree(m.placed, tree_groups, m.members, Builder::Merge),
                 );
+                prox.added(&graph, &state, id);
             }
         }
     }

@@ -73,6 +73,8 @@ pub struct Scratch {
     generation: u32,
     pub used: Vec<bool>,
     queue: VecDeque<u32>,
+    /// BFS depths, valid where `stamp` holds the current generation.
+    depth: Vec<u8>,
 }
 
 impl Scratch {
@@ -80,6 +82,7 @@ impl Scratch {
     pub fn new(n: usize) -> Self {
         Scratch {
             stamp: vec![0; n],
+            depth: vec![0; n],
             ..Default::default()
         }
     }
@@ -140,6 +143,7 @@ pub fn build_bottom_up(
 pub struct Avail<'a> {
     pub state: &'a ColourState,
     pub colour: u16,
+    /// Sorted.
     pub own: &'a [TreeId],
 }
 
@@ -147,7 +151,7 @@ impl Avail<'_> {
     /// Whether switch `s` is in G_color.
     pub fn ok(&self, s: SwIdx) -> bool {
         let t = self.state.owner(s, self.colour);
-        t == NO_TREE || self.own.contains(&t)
+        t == NO_TREE || self.own.binary_search(&t).is_ok()
     }
 }
 
@@ -191,6 +195,79 @@ pub fn connected_in(
     members.iter().all(|m| dist[m.leaf.ix()] != UNREACHABLE)
 }
 
+/// Per-switch member link length of `members` (the largest when several
+/// members share a switch; [`UNREACHABLE`] where no member attaches) and
+/// the number of attachment switches: the target set of [`ecc_within`].
+pub fn attachment_map(n: usize, members: &[Member]) -> (Vec<u8>, usize) {
+    let mut extra = vec![UNREACHABLE; n];
+    let mut count = 0;
+    for m in members {
+        let e = &mut extra[m.leaf.ix()];
+        if *e == UNREACHABLE {
+            count += 1;
+            *e = m.extra;
+        } else {
+            *e = (*e).max(m.extra);
+        }
+    }
+    (extra, count)
+}
+
+/// The eccentricity of `src` in G_color (max over the attachments of
+/// hops + member link, saturating as [`eccentricities_in`] does), when it
+/// is at most `limit`; `None` otherwise. One BFS from `src` that stops at
+/// depth `limit` or when every attachment is reached, so it equals the
+/// per-leaf BFS value at `src` (G_color is undirected) at a fraction of
+/// the cost.
+pub fn ecc_within(
+    graph: &SwitchGraph,
+    avail: Avail,
+    src: SwIdx,
+    targets: (&[u8], usize),
+    limit: u8,
+    scratch: &mut Scratch,
+) -> Option<u8> {
+    let (extra, count) = targets;
+    if !avail.ok(src) {
+        return None;
+    }
+    if count == 0 {
+        return Some(0);
+    }
+    let generation = scratch.next_generation();
+    scratch.stamp[src.ix()] = generation;
+    scratch.depth[src.ix()] = 0;
+    scratch.queue.clear();
+    scratch.queue.push_back(src.0);
+    let (mut found, mut ecc) = (0, 0u8);
+    while let Some(u) = scratch.queue.pop_front() {
+        let d = scratch.depth[u as usize];
+        let e = extra[u as usize];
+        if e != UNREACHABLE {
+            ecc = ecc.max(d.saturating_add(e));
+            found += 1;
+            if ecc > limit {
+                return None;
+            }
+            if found == count {
+                return Some(ecc);
+            }
+        }
+        if d >= limit {
+            continue;
+        }
+        for a in graph.neighbours(SwIdx(u)) {
+            let v = a.peer.ix();
+            if scratch.stamp[v] != generation && avail.ok(a.peer) {
+                scratch.stamp[v] = generation;
+                scratch.depth[v] = d.saturating_add(1).min(UNREACHABLE - 1);
+                scratch.queue.push_back(v as u32);
+            }
+        }
+    }
+    None
+}
+
 /// Max hops in G_color from every switch to the members (one BFS per
 /// distinct leaf); UNREACHABLE where some member cannot be reached.
 pub fn eccentricities_in(
@@ -213,7 +290,8 @@ pub fn eccentricities_in(
 /// load), so the tree keeps minimum height and balances load. Trees in
 /// `keep` enter whole the first time one of their switches is settled and
 /// their links are never re-parented, so their MFT entries stay valid
-/// (strategy 2 of §3.3.2). `None` when a member is unreachable.
+/// (strategy 2 of §3.3.2). `keep` is sorted. `None` when a member is
+/// unreachable.
 pub fn build_dijkstra(
     graph: &SwitchGraph,
     avail: Avail,
@@ -226,10 +304,16 @@ pub fn build_dijkstra(
     let mut dist = vec![(u32::MAX, u64::MAX); n];
     let mut parent: Vec<Option<(PortNum, SwIdx, PortNum)>> = vec![None; n];
     let mut done = vec![false; n];
+    // G_color membership once per switch rather than once per edge.
+    let in_colour: Vec<bool> = (0..n).map(|s| avail.ok(SwIdx(s as u32))).collect();
     let mut locked = vec![false; n];
     let kept = kept_adjacency(state, keep);
-    let mut expanded: Vec<TreeId> = Vec::new();
+    let mut expanded = vec![false; keep.len()];
     let mut heap = BinaryHeap::new();
+    // Once every member switch is settled its path to the root is final
+    // (settled and kept-tree switches are never re-parented), so the rest
+    // of G_color need not be explored.
+    let (target, mut pending) = attachment_map(n, members);
     dist[root.ix()] = (0, 0);
     heap.push(Reverse((0u32, 0u64, root.0)));
     while let Some(Reverse((h, w, u))) = heap.pop() {
@@ -237,10 +321,18 @@ pub fn build_dijkstra(
         if done[us.ix()] || (h, w) != dist[us.ix()] {
             continue;
         }
+        if pending == 0 {
+            break;
+        }
         done[us.ix()] = true;
+        if target[us.ix()] != UNREACHABLE {
+            pending -= 1;
+        }
         let t = state.owner(us, avail.colour);
-        if keep.contains(&t) && !expanded.contains(&t) {
-            expanded.push(t);
+        if let Ok(k) = keep.binary_search(&t)
+            && !expanded[k]
+        {
+            expanded[k] = true;
             absorb_tree(
                 graph,
                 state,
@@ -255,7 +347,7 @@ pub fn build_dijkstra(
         }
         for a in graph.neighbours(us) {
             let v = a.peer.ix();
-            if done[v] || locked[v] || !avail.ok(a.peer) {
+            if !in_colour[v] || done[v] || locked[v] {
                 continue;
             }
             let cand = (
