@@ -62,11 +62,11 @@ fn random_net(seed: u64, switches: usize, radix: u8) -> String {
         }
     }
     let mut hosts = Vec::new();
-    for s in 0..switches {
+    for (s, sw_links) in links.iter_mut().enumerate() {
         for k in 0..rng.random_range(1..=3) {
             let p = take(&mut free, &mut rng, s);
             let h = format!("H{s}_{k}");
-            links[s].push((p, h.clone(), 1));
+            sw_links.push((p, h.clone(), 1));
             hosts.push((h, s, p));
         }
     }
