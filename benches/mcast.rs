@@ -17,7 +17,9 @@
 use std::time::Instant;
 
 use routec::generate::pgft::PgftSpec;
+use routec::mcast::groups::McastGroup;
 use routec::mcast::pattern::{Pattern, generate};
+use routec::mcast::policy::McastResult;
 use routec::mcast::{
     McastConfig, McastSummary, Mfts, SwitchGraph, assign, opensm_baseline, outputs::group_colours,
 };
@@ -47,14 +49,7 @@ fn row(f: &Fabric, name: &str, pattern: Pattern, dims: &[usize], k: u32) {
         .unwrap();
         let ms = t0.elapsed().as_secs_f64() * 1e3;
         let s = McastSummary::of(&r);
-        let bad = verify_mfts(
-            f,
-            &Mfts::from_result(f, &r),
-            &groups,
-            &group_colours(&groups, &r),
-        )
-        .findings
-        .len();
+        let bad = findings(f, &groups, &r);
         cells.push(format!(
             "{:>5} | {:>4} | {:>4} | {:>4} | {:>3} | {:>7.1} ms ({:.3} ms/group) | {bad}",
             s.colours_used,
@@ -103,14 +98,7 @@ fn probe(f: &Fabric, spec: &str) {
         }
     }
     let s = McastSummary::of(&r);
-    let bad = verify_mfts(
-        f,
-        &Mfts::from_result(f, &r),
-        &groups,
-        &group_colours(&groups, &r),
-    )
-    .findings
-    .len();
+    let bad = findings(f, &groups, &r);
     println!(
         "probe random {spec} mft 128: {:.3} s = {:.3} ms/group; colours {} merges {} max EFI {} max TFI {} findings {bad} fingerprint {fp:016x}",
         secs,
@@ -188,4 +176,16 @@ fn main() {
             s.max_efi
         );
     }
+}
+
+/// Verification findings on the MFTs of a run (0 = every tree sound).
+fn findings(f: &Fabric, groups: &[McastGroup], r: &McastResult) -> usize {
+    verify_mfts(
+        f,
+        &Mfts::from_result(f, r),
+        groups,
+        &group_colours(groups, r),
+    )
+    .findings
+    .len()
 }

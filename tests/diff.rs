@@ -3,6 +3,7 @@
 //! CLI's JSON and exit codes.
 
 mod common;
+mod doc_blocks;
 
 use std::path::Path;
 
@@ -205,14 +206,7 @@ fn cli_diff_before_and_after_a_cable_loss() {
     assert_eq!(j["entries_changed"].as_u64(), Some(entries));
     assert_eq!(j["blocks_changed"].as_u64(), Some(blocks));
     // The example of formats/diff-json.md has the real shape and numbers.
-    let spec = std::fs::read_to_string("formats/diff-json.md").unwrap();
-    let block = spec
-        .split("```json\n")
-        .nth(1)
-        .unwrap()
-        .split("```")
-        .next()
-        .unwrap();
+    let block = &doc_blocks::fenced("formats/diff-json.md", "json")[0];
     let example: serde_json::Value = serde_json::from_str(block).unwrap();
     for k in [
         "switches_changed",

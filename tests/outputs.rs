@@ -3,6 +3,7 @@
 //! subnet files checked against OpenSM's own and with ibdmchk.
 
 mod common;
+mod doc_blocks;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -359,14 +360,7 @@ fn shape(v: &serde_json::Value) -> serde_json::Value {
 
 #[test]
 fn report_example_in_the_spec_has_the_real_shape() {
-    let spec = std::fs::read_to_string("formats/report-json.md").unwrap();
-    let block = spec
-        .split("```json")
-        .nth(1)
-        .unwrap()
-        .split("```")
-        .next()
-        .unwrap();
+    let block = &doc_blocks::fenced("formats/report-json.md", "json")[0];
     let example: serde_json::Value = serde_json::from_str(block).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
