@@ -371,3 +371,16 @@ fn report_example_in_the_spec_has_the_real_shape() {
     assert_eq!(example["schema_version"], real["schema_version"]);
     assert_eq!(example["counts"], real["counts"]);
 }
+
+#[test]
+fn an_empty_topology_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let topo = dir.path().join("empty.ibnetdiscover");
+    std::fs::write(&topo, "").unwrap();
+    let out = dir.path().join("out");
+    compile_cmd(&topo, &out)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no switch"));
+    assert!(!out.exists());
+}

@@ -72,6 +72,12 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     let LoadedTopo {
         mut fabric, inputs, ..
     } = args.topo.load(g)?;
+    if fabric.num_switches() == 0 {
+        return Err(Error::Input(format!(
+            "{}: the topology has no switch, so there is nothing to route",
+            args.topo.topology.display()
+        )));
+    }
     phases.begin("lids");
     prepare_lids(&mut fabric, args.assign_lids, g)?;
     let lids = LidMap::new(&fabric)?;
