@@ -8,11 +8,11 @@ use clap::Args;
 use serde::Serialize;
 
 use super::Outcome;
-use super::common::Global;
+use super::common::{Global, load_topology_warn};
 use crate::error::{Error, ParseError, Result};
 use crate::model::rank::{bfs_ranks, leaf_ranks};
 use crate::model::{Fabric, Guid, Lfts, LidMap, SwIdx};
-use crate::parse::{self, LoadOptions};
+use crate::parse::LoadOptions;
 use crate::verify::{self, VerifyOptions};
 use mcast::{McastStats, check_multicast, mcast_inputs};
 
@@ -75,16 +75,7 @@ pub fn run(args: CheckArgs, g: &Global) -> Result<Outcome> {
         format: args.format,
         lenient: args.lenient,
     };
-    let load = |p: &Path| -> Result<Fabric> {
-        let loaded = parse::load_topology(p, &opts)?;
-        if !g.quiet {
-            loaded
-                .warnings
-                .iter()
-                .for_each(|w| eprintln!("warning: {w}"));
-        }
-        Ok(loaded.fabric)
-    };
+    let load = |p: &Path| -> Result<Fabric> { Ok(load_topology_warn(p, &opts, g)?.fabric) };
     let actual = load(&args.topology)?;
     if let Some(expected) = &args.expect {
         let report = verify::cabling::compare(&load(expected)?, &actual);

@@ -57,12 +57,7 @@ impl TopoArgs {
             format: self.format,
             lenient: self.lenient,
         };
-        let loaded = parse::load_topology(&self.topology, &opts)?;
-        if !g.quiet {
-            for w in &loaded.warnings {
-                eprintln!("warning: {w}");
-            }
-        }
+        let loaded = load_topology_warn(&self.topology, &opts, g)?;
         let mut inputs = vec![self.topology.clone()];
         let (fabric, faults) = match &self.faults {
             Some(path) => {
@@ -79,4 +74,20 @@ impl TopoArgs {
             inputs,
         })
     }
+}
+
+/// Reads a topology and prints its warnings (lines skipped by `--lenient`)
+/// on stderr unless `--quiet`.
+pub fn load_topology_warn(
+    path: &std::path::Path,
+    opts: &LoadOptions,
+    g: &Global,
+) -> Result<parse::Loaded> {
+    let loaded = parse::load_topology(path, opts)?;
+    if !g.quiet {
+        for w in &loaded.warnings {
+            eprintln!("warning: {w}");
+        }
+    }
+    Ok(loaded)
 }

@@ -303,7 +303,8 @@ fn write_outputs(
     }
     let mut set = outputs::OutputSet::new(&args.outdir, args.check);
     let lfts = &c.routing.lfts;
-    let fingerprint = image::fabric_fingerprint(c.fabric);
+    // Hashing the topology is needed only by the image and the report.
+    let fingerprint = std::cell::LazyCell::new(|| image::fabric_fingerprint(c.fabric));
     if c.wants("image") {
         let meta = image_meta(args);
         let sw = image::switches_of(c.fabric, lfts);
@@ -359,7 +360,7 @@ fn write_outputs(
                 compress: args.compress,
             },
             inputs: report::inputs(c.inputs)?,
-            fabric_fingerprint: crate::io::hex(&fingerprint),
+            fabric_fingerprint: crate::io::hex(&*fingerprint),
             counts: report::Counts::of(c.fabric, c.lids, lfts),
             verification: Some(report::Verification::of(c.verdict.clone())),
             multicast: mcast_report.map(|r| r.summary),
