@@ -71,6 +71,14 @@ fn route(f: &Fabric) -> Routing {
         .unwrap()
 }
 
+/// The validity error of a fabric Dmodc must refuse.
+fn route_err(f: &Fabric) -> routec::route::RouteError {
+    let lids = LidMap::new(f).unwrap();
+    Dmodc::default()
+        .route(f, &lids, &RouteOptions::default())
+        .unwrap_err()
+}
+
 fn sw_of(f: &Fabric, guid: u64) -> SwIdx {
     f.switch_index(f.node_by_guid(Guid(guid)).unwrap()).unwrap()
 }
@@ -259,10 +267,7 @@ fn unreachable_leaves_are_an_error_naming_them() {
         .host(0x200, 0x2, 4);
     h.cable(0x1, 1, 0x2, 1);
     let f = h.build();
-    let lids = LidMap::new(&f).unwrap();
-    let e = Dmodc::default()
-        .route(&f, &lids, &RouteOptions::default())
-        .unwrap_err();
+    let e = route_err(&f);
     assert!(
         e.message.contains("2 ordered leaf switch pairs"),
         "{}",
@@ -316,10 +321,7 @@ fn multi_plane_pgfts_fail_validity() {
     // (the digit a_1 never changes above level 1), so leaves of different
     // planes have no switch path at all (formats/dmodc.md).
     let f = pgft(&PgftSpec::new(2, &[2, 4], &[2, 2], None)).unwrap();
-    let lids = LidMap::new(&f).unwrap();
-    let e = Dmodc::default()
-        .route(&f, &lids, &RouteOptions::default())
-        .unwrap_err();
+    let e = route_err(&f);
     assert!(
         e.message.contains("32 ordered leaf switch pairs"),
         "{}",
