@@ -1,0 +1,28 @@
+//! The one integration-test crate: every file in `tests/it/` is a module
+//! of it, so the suite links one binary instead of one per file.
+
+mod common;
+mod doc_blocks;
+mod fabric_eq;
+
+mod check_cli;
+mod convert;
+mod diff;
+mod dmodc;
+mod faults;
+mod guid_files;
+mod ibdmchk;
+mod image;
+mod info;
+mod mcast;
+mod mcast_check;
+mod mcast_diff;
+mod opensm_identity;
+mod opensm_live;
+mod outputs;
+mod parse_ibnetdiscover;
+mod pgft;
+mod pins;
+mod quality;
+mod verify;
+mod yaml_topology;
