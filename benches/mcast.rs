@@ -16,14 +16,12 @@
 
 use std::time::Instant;
 
+use routec::generate::mcast_pattern::{Pattern, generate};
 use routec::generate::pgft::PgftSpec;
-use routec::mcast::groups::McastGroup;
-use routec::mcast::pattern::{Pattern, generate};
-use routec::mcast::policy::McastResult;
 use routec::mcast::{
-    McastConfig, McastSummary, Mfts, SwitchGraph, assign, opensm_baseline, outputs::group_colours,
+    McastConfig, McastResult, SwitchGraph, assign, group_colours, opensm_baseline,
 };
-use routec::model::Fabric;
+use routec::model::{Fabric, McastGroup};
 use routec::verify::mcast::verify_mfts;
 
 /// PGFT(h; m; w; 1..1) as the OpenSM harness numbers it.
@@ -48,7 +46,7 @@ fn row(f: &Fabric, name: &str, pattern: Pattern, dims: &[usize], k: u32) {
         )
         .unwrap();
         let ms = t0.elapsed().as_secs_f64() * 1e3;
-        let s = McastSummary::of(&r);
+        let s = routec::mcast::summary(&r);
         let bad = findings(f, &groups, &r);
         cells.push(format!(
             "{:>5} | {:>4} | {:>4} | {:>4} | {:>3} | {:>7.1} ms ({:.3} ms/group) | {bad}",
@@ -75,7 +73,7 @@ fn row(f: &Fabric, name: &str, pattern: Pattern, dims: &[usize], k: u32) {
 /// fingerprint of every tree (to compare implementations) and the
 /// verification findings.
 fn probe(f: &Fabric, spec: &str) {
-    let dims = routec::mcast::pattern::parse_dims(spec).unwrap();
+    let dims = routec::generate::mcast_pattern::parse_dims(spec).unwrap();
     let groups = generate(f, Pattern::Random, &dims, 1, 1).unwrap();
     let t = Instant::now();
     let cfg = McastConfig {
@@ -97,7 +95,7 @@ fn probe(f: &Fabric, spec: &str) {
             }));
         }
     }
-    let s = McastSummary::of(&r);
+    let s = routec::mcast::summary(&r);
     let bad = findings(f, &groups, &r);
     println!(
         "probe random {spec} mft 128: {:.3} s = {:.3} ms/group; colours {} merges {} max EFI {} max TFI {} findings {bad} fingerprint {fp:016x}",
@@ -164,7 +162,7 @@ fn main() {
             )
             .unwrap();
             best = best.min(t.elapsed().as_secs_f64());
-            s = Some(McastSummary::of(&r));
+            s = Some(routec::mcast::summary(&r));
         }
         let s = s.unwrap();
         println!(
@@ -182,7 +180,7 @@ fn main() {
 fn findings(f: &Fabric, groups: &[McastGroup], r: &McastResult) -> usize {
     verify_mfts(
         f,
-        &Mfts::from_result(f, r),
+        &routec::mcast::mfts(f, r),
         groups,
         &group_colours(groups, r),
     )

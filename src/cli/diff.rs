@@ -70,7 +70,7 @@ fn diff_mfts(
     removed: &[crate::diff::SwitchRef],
     g: &Global,
 ) -> crate::Result<Option<crate::diff::mft::MftDiff>> {
-    use crate::mcast::mcfdbs_read::parse_mcfdbs_by_guid;
+    use crate::parse::mcfdbs::parse_mcfdbs_by_guid;
     let file = |dir: &Path| Some(dir.join("opensm.mcfdbs")).filter(|p| dir.is_dir() && p.is_file());
     let (o, n) = match (file(old), file(new)) {
         (Some(o), Some(n)) => (o, n),

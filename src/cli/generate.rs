@@ -151,7 +151,7 @@ pub fn run(cmd: GenCommand, g: &Global) -> crate::Result<Outcome> {
 
 /// `routec gen mcast`: the MR4LMS evaluation patterns as a groups file.
 fn gen_mcast(a: GenMcastArgs) -> crate::Result<Outcome> {
-    use crate::mcast::pattern::{Pattern, generate, parse_dims};
+    use crate::generate::mcast_pattern::{Pattern, generate, parse_dims};
     let fabric = crate::parse::load_topology(&a.topology, &Default::default())?.fabric;
     let pattern = match a.pattern {
         McastPattern::Grid2d => Pattern::Grid2d,
@@ -165,8 +165,7 @@ fn gen_mcast(a: GenMcastArgs) -> crate::Result<Outcome> {
         a.procs_per_node,
         a.seed,
     )?;
-    let write =
-        |w: &mut dyn std::io::Write| crate::parse::mcast_groups::write_groups(&fabric, &groups, w);
+    let write = |w: &mut dyn std::io::Write| crate::emit::mcast::write_groups(&fabric, &groups, w);
     match &a.output {
         Some(path) => crate::io::write_atomic(path, write)?,
         None => {

@@ -1,15 +1,21 @@
-//! `routec mcast`: multicast trees and MFT colours on their own.
+//! `routec mcast`: multicast trees and MFT colours on their own; and the
+//! multicast half of `routec compile --mcast`. Both run the same stages as
+//! unicast: assign (the MR4LMS engine), verify (`verify::mcast`), emit.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
 
 use super::Outcome;
 use super::common::{Global, TopoArgs};
+use crate::emit::mcast::{McastReport, write_colours, write_mcast_json};
 use crate::emit::outputs::OutputSet;
-use crate::mcast::{McastConfig, assign, outputs::stage_outputs};
+use crate::error::{Error, Result};
+use crate::mcast::{McastConfig, McastResult};
+use crate::model::{Fabric, McastGroup, McastSummary, Mfts};
 use crate::parse::mcast_groups::load_groups;
+use crate::verify::mcast::{McastCheck, verify_mfts};
 
 /// Arguments of `routec mcast`.
 #[derive(Args, Debug)]
@@ -19,40 +25,95 @@ pub struct McastArgs {
     /// Multicast groups (text, YAML, or opensm-sa.dump).
     #[arg(long = "mcast", value_name = "GROUPS")]
     pub groups: PathBuf,
+    #[command(flatten)]
+    pub opts: McastOpts,
+    /// Output directory.
+    #[arg(short = 'o', long = "output", value_name = "OUTDIR")]
+    pub outdir: PathBuf,
+}
+
+/// Options of the multicast engine, shared by `mcast` and `compile --mcast`.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct McastOpts {
     /// MFT entries available per switch (colours).
     #[arg(long, value_name = "N")]
     pub mft_size: Option<u32>,
     /// Rebuild the trees of merged groups instead of keeping the old ones.
     #[arg(long)]
     pub rebuild_merged: bool,
-    /// Output directory.
-    #[arg(short = 'o', long = "output", value_name = "OUTDIR")]
-    pub outdir: PathBuf,
 }
 
-/// Runs `routec mcast`: exit 1 when the self-check of the MFTs finds problems.
-pub fn run(args: McastArgs, g: &Global) -> crate::Result<Outcome> {
-    let topo = args.topo.load(g)?;
-    let groups = load_groups(&args.groups, &topo.fabric)?;
-    let mut cfg = McastConfig {
-        rebuild_merged: args.rebuild_merged,
-        ..McastConfig::default()
-    };
-    if let Some(n) = args.mft_size {
-        if n == 0 {
-            return Err(crate::Error::Usage("--mft-size must be at least 1".into()));
+impl McastOpts {
+    fn config(self) -> Result<McastConfig> {
+        let mut cfg = McastConfig {
+            rebuild_merged: self.rebuild_merged,
+            ..McastConfig::default()
+        };
+        if let Some(n) = self.mft_size {
+            if n == 0 {
+                return Err(Error::Usage("--mft-size must be at least 1".into()));
+            }
+            cfg.mft_size = n;
         }
-        cfg.mft_size = n;
+        Ok(cfg)
     }
+}
+
+/// A multicast run: the groups, the engine's result and its tables.
+pub(super) struct McastRun {
+    pub groups: Vec<McastGroup>,
+    pub result: McastResult,
+    pub mfts: Mfts,
+    pub summary: McastSummary,
+}
+
+/// Reads the groups and assigns trees and colours (the route stage).
+pub(super) fn assign(fabric: &Fabric, groups: &Path, opts: McastOpts) -> Result<McastRun> {
+    let groups = load_groups(groups, fabric)?;
+    let result = crate::mcast::assign(fabric, &groups, opts.config()?)?;
+    Ok(McastRun {
+        mfts: crate::mcast::mfts(fabric, &result),
+        summary: crate::mcast::summary(&result),
+        groups,
+        result,
+    })
+}
+
+/// Checks the run's MFTs against its groups and colours (the verify stage).
+pub(super) fn verify(fabric: &Fabric, run: &McastRun) -> McastCheck {
+    let colours = crate::mcast::group_colours(&run.groups, &run.result);
+    verify_mfts(fabric, &run.mfts, &run.groups, &colours)
+}
+
+/// Stages `opensm.mcfdbs`, `mcast-colors.txt` and `mcast.json` (the emit stage).
+pub(super) fn stage(
+    set: &mut OutputSet,
+    fabric: &Fabric,
+    run: &McastRun,
+    check: &McastCheck,
+) -> Result<()> {
+    set.stage("opensm.mcfdbs", |w| {
+        crate::emit::mcfdbs::write_mcfdbs(fabric, &run.mfts, w)
+    })?;
+    let lines = crate::mcast::colour_lines(fabric, &run.groups, &run.result);
+    set.stage("mcast-colors.txt", |w| write_colours(&lines, w))?;
+    let report = McastReport {
+        summary: &run.summary,
+        check,
+    };
+    set.stage("mcast.json", |w| write_mcast_json(&report, w))
+}
+
+/// Runs `routec mcast`: exit 1 when the MFTs fail verification (the files
+/// are written all the same, for inspection).
+pub fn run(args: McastArgs, g: &Global) -> Result<Outcome> {
+    let topo = args.topo.load(g)?;
     let t0 = Instant::now();
-    let result = assign(&topo.fabric, &groups, cfg)?;
+    let run = assign(&topo.fabric, &args.groups, args.opts)?;
     let elapsed = t0.elapsed();
-    std::fs::create_dir_all(&args.outdir).map_err(|e| crate::Error::io(&args.outdir, e))?;
-    let mut set = OutputSet::new(&args.outdir, false);
-    let report = stage_outputs(&topo.fabric, &groups, &result, &mut set)?;
-    set.commit()?;
+    let check = verify(&topo.fabric, &run);
     if !g.quiet {
-        let s = &report.summary;
+        let s = &run.summary;
         eprintln!(
             "{} groups: {} colours, {} trees, {} merges, max EFI {}, max TFI {}, max height {} ({:.1} ms)",
             s.groups,
@@ -64,11 +125,15 @@ pub fn run(args: McastArgs, g: &Global) -> crate::Result<Outcome> {
             s.max_height,
             elapsed.as_secs_f64() * 1e3
         );
-        for f in &report.check.findings {
-            eprintln!("finding: {f}");
+        for f in &check.findings {
+            eprint!("{f}");
         }
     }
-    Ok(if report.check.findings.is_empty() {
+    std::fs::create_dir_all(&args.outdir).map_err(|e| Error::io(&args.outdir, e))?;
+    let mut set = OutputSet::new(&args.outdir, false);
+    stage(&mut set, &topo.fabric, &run, &check)?;
+    set.commit()?;
+    Ok(if check.findings.is_empty() {
         Outcome::Clean
     } else {
         Outcome::Findings

@@ -9,9 +9,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::mcast::mcfdbs_read::MftsByGuid;
-use crate::mcast::{MLID_BASE, PortMask};
 use crate::model::Guid;
+use crate::model::MftsByGuid;
+use crate::model::{MLID_BASE, PortMask};
 
 /// MLIDs per MFT block.
 pub const MFT_BLOCK: u16 = 32;

@@ -6,8 +6,7 @@
 
 use std::io::{self, Write};
 
-use crate::mcast::Mfts;
-use crate::model::{Fabric, SwIdx};
+use crate::model::{Fabric, Mfts, SwIdx};
 
 /// Writes the MFT of every switch in OpenSM's dump format.
 pub fn write_mcfdbs(fabric: &Fabric, mfts: &Mfts, out: &mut dyn Write) -> io::Result<()> {

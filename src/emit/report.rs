@@ -157,7 +157,7 @@ pub struct Report {
     pub verification: Option<Verification>,
     /// Multicast summary when `--mcast` was given (also in `mcast.json`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub multicast: Option<crate::mcast::summary::McastSummary>,
+    pub multicast: Option<crate::model::McastSummary>,
     pub notes: Vec<Note>,
     /// Every other output of the run, by name, with its digest.
     pub outputs: Vec<OutputRecord>,

@@ -9,9 +9,9 @@ use serde::Serialize;
 
 use crate::model::{Fabric, SwIdx};
 
-use super::groups::McastGroup;
 use super::topo::SwitchGraph;
 use super::walk::{attachments, eccentricities};
+use crate::model::McastGroup;
 
 /// Colours and EFI of OpenSM's trees for the same groups.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]

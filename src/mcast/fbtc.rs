@@ -4,10 +4,10 @@
 
 use crate::model::SwIdx;
 
-use super::groups::Member;
 use super::state::{ColourState, TreeNode};
 use super::topo::SwitchGraph;
 use super::walk::{Candidates, Scratch, build_bottom_up, order_by_load};
+use crate::model::Member;
 
 /// A tree that fits: its root, colour and switches.
 #[derive(Clone, Debug)]

@@ -3,12 +3,12 @@
 //! as in G, then build the tree there with Dijkstra (Alg. 5).
 
 use super::fbtc::Placed;
-use super::groups::Member;
 use super::state::ColourState;
 use super::topo::SwitchGraph;
 use super::walk::{
     Avail, Candidates, Scratch, build_dijkstra, connected_in, eccentricities_in, order_by_load,
 };
+use crate::model::Member;
 
 /// Alg. 3; `None` when no colour admits a minimum-height tree (merge next).
 pub fn fctb(

@@ -4,7 +4,6 @@
 //! virtual group's tree in G_color.
 
 use super::fbtc::Placed;
-use super::groups::Member;
 use super::nearest::Proximity;
 use super::state::{ColourState, TreeId};
 use super::topo::{SwitchGraph, UNREACHABLE};
@@ -12,6 +11,7 @@ use super::walk::{
     Avail, Scratch, attachment_map, build_bottom_up, build_dijkstra, candidate_roots, connected_in,
     ecc_within, eccentricities, order_by_load,
 };
+use crate::model::Member;
 use crate::model::SwIdx;
 
 /// A merge: the tree for the virtual group and the trees it replaces.

@@ -6,28 +6,25 @@
 //! groups. Groups are placed one after the other ([`assign`]): FBTC builds
 //! then colours, FCTB colours then builds, and Merge joins groups into one
 //! tree when no colour fits; the policy of Alg. 7 picks between them.
+//!
+//! This is the multicast engine only: groups come from `parse`, the MFT
+//! types live in `model`, the command layer has the tables verified
+//! (`verify::mcast`) and written (`emit`) exactly as for unicast.
 
 pub mod baseline;
-pub mod colours;
 pub mod fbtc;
 pub mod fctb;
-pub mod groups;
-pub mod mcfdbs_read;
 pub mod merge;
-pub mod mft;
 pub mod nearest;
-pub mod outputs;
-pub mod pattern;
 pub mod policy;
 pub mod state;
 pub mod summary;
+pub mod tables;
 pub mod topo;
 pub mod walk;
 
 pub use baseline::{BaselineSummary, opensm_baseline};
-pub use colours::{GroupColour, parse_colours, write_colours};
-pub use groups::{McastGroup, Member};
-pub use mft::{MLID_BASE, Mfts, PortMask};
 pub use policy::{MAX_COLOURS, McastConfig, McastResult, assign};
-pub use summary::McastSummary;
+pub use summary::summary;
+pub use tables::{colour_lines, group_colours, mfts};
 pub use topo::SwitchGraph;

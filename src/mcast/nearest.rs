@@ -15,9 +15,9 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::groups::Member;
 use super::state::{ColourState, TreeId};
 use super::topo::SwitchGraph;
+use crate::model::Member;
 use crate::model::PortNum;
 
 /// Per-tree data for equation (1), kept in step with the live trees.

@@ -11,12 +11,12 @@ use crate::model::Fabric;
 
 use super::fbtc::{Placed, fbtc};
 use super::fctb::fctb;
-use super::groups::McastGroup;
 use super::merge::merge;
 use super::nearest::Proximity;
 use super::state::{Builder, ColourState, Tree, TreeId};
 use super::topo::SwitchGraph;
 use super::walk::{Candidates, Scratch, candidate_roots};
+use crate::model::McastGroup;
 
 /// Consecutive merge-free FCTB successes before going back to FBTC (§3.4).
 pub const FCTB_STREAK: u32 = 20;
@@ -56,7 +56,7 @@ pub struct McastResult {
 impl McastResult {
     /// The MLID of group `g`.
     pub fn mlid(&self, g: usize) -> u16 {
-        super::mft::MLID_BASE + self.state.trees[self.group_tree[g] as usize].colour
+        crate::model::MLID_BASE + self.state.trees[self.group_tree[g] as usize].colour
     }
 }
 
@@ -160,7 +160,7 @@ pub fn assign(fabric: &Fabric, groups: &[McastGroup], cfg: McastConfig) -> Resul
 fn new_tree(
     p: Placed,
     groups: Vec<u32>,
-    members: Vec<super::groups::Member>,
+    members: Vec<crate::model::Member>,
     built_by: Builder,
 ) -> Tree {
     Tree {

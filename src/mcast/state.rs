@@ -4,8 +4,8 @@
 
 use crate::model::{PortNum, SwIdx};
 
-use super::groups::Member;
 use super::topo::SwitchGraph;
+use crate::model::Member;
 
 /// Index of a tree in [`ColourState::trees`].
 pub type TreeId = u32;

@@ -1,94 +1,60 @@
-//! Quality figures of a multicast run (seed:mr4lms §2.2, Def. 6–7): EFI =
+//! Figures of a multicast run (seed:mr4lms §2.2, Def. 6–7): EFI =
 //! groups per switch-to-switch link, TFI = groups per tree, tree height.
 
-use serde::Serialize;
+use crate::model::McastSummary;
 
 use super::policy::McastResult;
 use super::state::Builder;
 
-/// The `mcast` block of the JSON summary (`mcast.json`, and `report.json`
-/// when the outputs stage includes it).
-#[derive(Clone, PartialEq, Debug, Serialize)]
-pub struct McastSummary {
-    pub groups: usize,
-    /// Live trees (after merges).
-    pub trees: usize,
-    /// Distinct colours (MLIDs) used.
-    pub colours_used: usize,
-    /// Colours available per switch.
-    pub mft_size: u32,
-    /// Most colours held by one switch.
-    pub max_colours_per_switch: u32,
-    /// Groups on the busiest switch-to-switch link (Def. 6).
-    pub max_efi: u32,
-    /// Mean EFI over the switch-to-switch links used by some tree.
-    pub mean_efi: f64,
-    /// Most groups sharing one tree (Def. 7).
-    pub max_tfi: u32,
-    pub mean_tfi: f64,
-    /// Longest root-to-member path (hops, member link included).
-    pub max_height: u32,
-    pub mean_height: f64,
-    /// Merge operations (Alg. 4) and groups living in merged trees.
-    pub merges: u32,
-    pub merged_groups: usize,
-    /// Live trees by the algorithm that built them.
-    pub fbtc_trees: usize,
-    pub fctb_trees: usize,
-    pub merged_trees: usize,
-}
-
-impl McastSummary {
-    /// Figures of `result`.
-    pub fn of(result: &McastResult) -> Self {
-        let state = &result.state;
-        let graph = &result.graph;
-        let live: Vec<_> = state.trees.iter().filter(|t| t.alive).collect();
-        let mut efi = vec![0u32; graph.num_port_slots()];
-        for t in &live {
-            for n in &t.nodes {
-                if let Some((p, _, _)) = n.up {
-                    efi[graph.port_slot(n.sw, p)] += t.groups.len() as u32;
-                }
+/// Figures of `result`.
+pub fn summary(result: &McastResult) -> McastSummary {
+    let state = &result.state;
+    let graph = &result.graph;
+    let live: Vec<_> = state.trees.iter().filter(|t| t.alive).collect();
+    let mut efi = vec![0u32; graph.num_port_slots()];
+    for t in &live {
+        for n in &t.nodes {
+            if let Some((p, _, _)) = n.up {
+                efi[graph.port_slot(n.sw, p)] += t.groups.len() as u32;
             }
         }
-        let used: Vec<u32> = efi.into_iter().filter(|&e| e > 0).collect();
-        let heights: Vec<u32> = live.iter().map(|t| t.height() as u32).collect();
-        let mut colours: Vec<u16> = live.iter().map(|t| t.colour).collect();
-        colours.sort_unstable();
-        colours.dedup();
-        let count = |b: Builder| live.iter().filter(|t| t.built_by == b).count();
-        McastSummary {
-            groups: result.group_tree.len(),
-            trees: live.len(),
-            colours_used: colours.len(),
-            mft_size: state.mft_size,
-            max_colours_per_switch: state.sw_load.iter().copied().max().unwrap_or(0),
-            max_efi: used.iter().copied().max().unwrap_or(0),
-            mean_efi: mean(&used),
-            max_tfi: live
+    }
+    let used: Vec<u32> = efi.into_iter().filter(|&e| e > 0).collect();
+    let heights: Vec<u32> = live.iter().map(|t| t.height() as u32).collect();
+    let mut colours: Vec<u16> = live.iter().map(|t| t.colour).collect();
+    colours.sort_unstable();
+    colours.dedup();
+    let count = |b: Builder| live.iter().filter(|t| t.built_by == b).count();
+    McastSummary {
+        groups: result.group_tree.len(),
+        trees: live.len(),
+        colours_used: colours.len(),
+        mft_size: state.mft_size,
+        max_colours_per_switch: state.sw_load.iter().copied().max().unwrap_or(0),
+        max_efi: used.iter().copied().max().unwrap_or(0),
+        mean_efi: mean(&used),
+        max_tfi: live
+            .iter()
+            .map(|t| t.groups.len() as u32)
+            .max()
+            .unwrap_or(0),
+        mean_tfi: mean(
+            &live
                 .iter()
                 .map(|t| t.groups.len() as u32)
-                .max()
-                .unwrap_or(0),
-            mean_tfi: mean(
-                &live
-                    .iter()
-                    .map(|t| t.groups.len() as u32)
-                    .collect::<Vec<_>>(),
-            ),
-            max_height: heights.iter().copied().max().unwrap_or(0),
-            mean_height: mean(&heights),
-            merges: result.merges,
-            merged_groups: live
-                .iter()
-                .filter(|t| t.groups.len() > 1)
-                .map(|t| t.groups.len())
-                .sum(),
-            fbtc_trees: count(Builder::Fbtc),
-            fctb_trees: count(Builder::Fctb),
-            merged_trees: count(Builder::Merge),
-        }
+                .collect::<Vec<_>>(),
+        ),
+        max_height: heights.iter().copied().max().unwrap_or(0),
+        mean_height: mean(&heights),
+        merges: result.merges,
+        merged_groups: live
+            .iter()
+            .filter(|t| t.groups.len() > 1)
+            .map(|t| t.groups.len())
+            .sum(),
+        fbtc_trees: count(Builder::Fbtc),
+        fctb_trees: count(Builder::Fctb),
+        merged_trees: count(Builder::Merge),
     }
 }
 

@@ -8,9 +8,9 @@ use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 use crate::model::{PortNum, SwIdx};
 
-use super::groups::Member;
 use super::state::{ColourState, NO_TREE, TreeId, TreeNode};
 use super::topo::{SwitchGraph, UNREACHABLE};
+use crate::model::Member;
 
 /// Candidate roots of a group in G: the switches minimising the maximum
 /// hop count to the members (§3.1.1), in switch order.

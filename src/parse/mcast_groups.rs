@@ -4,15 +4,14 @@
 //! and `mcast_mgr_dump_one_port` in `opensm/osm_sa.c`).
 
 use std::collections::HashSet;
-use std::io::{self, Write};
 use std::path::Path;
 
 use serde::Deserialize;
 
 use crate::error::{ParseError, Result};
-use crate::mcast::colours::{lines_at, parse_mlid, tokens};
-use crate::mcast::{McastGroup, Member};
-use crate::model::{Fabric, Guid};
+use crate::model::{Fabric, Guid, McastGroup, Member};
+
+use super::text::{lines_at, parse_mlid, tokens};
 
 /// Reads the groups file at `path`, resolving ports against `fabric`.
 pub fn load_groups(path: &Path, fabric: &Fabric) -> Result<Vec<McastGroup>> {
@@ -260,25 +259,6 @@ fn parse_sa_dump(file: &str, text: &str, fabric: &Fabric) -> Result<Vec<McastGro
         .into_iter()
         .map(|g| McastGroup::new(g.name, g.mlid, g.members))
         .collect())
-}
-
-/// Writes groups in the text form (`routec gen mcast`).
-pub fn write_groups(fabric: &Fabric, groups: &[McastGroup], out: &mut dyn Write) -> io::Result<()> {
-    writeln!(
-        out,
-        "# routec multicast groups: NAME [mlid=0xC001] PORTGUID ..."
-    )?;
-    for g in groups {
-        write!(out, "{}", g.name)?;
-        if let Some(m) = g.mlid {
-            write!(out, " mlid=0x{m:04x}")?;
-        }
-        for m in &g.members {
-            write!(out, " {}", m.guid(fabric))?;
-        }
-        writeln!(out)?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

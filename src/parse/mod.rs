@@ -7,7 +7,11 @@ pub mod faults;
 pub mod guids;
 pub mod ibnetdiscover;
 pub mod lfts;
+pub mod mcast_colours;
 pub mod mcast_groups;
+pub mod mcfdbs;
+pub mod report;
+mod text;
 pub mod yaml;
 
 use std::path::Path;

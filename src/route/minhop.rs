@@ -7,7 +7,7 @@ use super::opensm::assign::{self, LeastHops};
 use super::opensm::hops::Distances;
 use super::opensm::order::{self, PortOrder};
 use super::opensm::{NO_PATH, SwitchGraph};
-use super::{Engine, Note, Promise, RouteError, RouteOptions, Routing};
+use super::{Engine, Note, RouteError, RouteOptions, Routing};
 use crate::model::{Fabric, LidMap};
 
 /// OpenSM's min-hop engine.
@@ -54,12 +54,8 @@ impl Engine for MinHop {
             lids.max_lid(),
         );
         Ok(Routing {
-            engine: "minhop",
-            lfts,
-            roots: Vec::new(),
-            promise: Promise::default(),
             notes: order_notes(&order),
-            alt_ports: None,
+            ..Routing::new("minhop", lfts)
         })
     }
 }

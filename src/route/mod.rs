@@ -9,7 +9,8 @@ pub mod updn;
 
 pub use dmodc::Dmodc;
 
-use crate::model::{Fabric, Guid, Lfts, LidMap, SwIdx};
+pub use crate::model::routing::{AltPorts, Note, Promise, Routing};
+use crate::model::{Fabric, Guid, LidMap};
 
 /// Which switches are up/down roots.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,50 +32,6 @@ pub struct RouteOptions {
     /// Destination order: end port GUIDs (minhop/updn: OpenSM's
     /// `guid_routing_order_file`; dmodc: the node numbering).
     pub node_order: Option<Vec<Guid>>,
-}
-
-/// A note an engine wants the user to see (in the report and on stderr).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Note {
-    /// Stable code, e.g. `R001`.
-    pub code: &'static str,
-    pub message: String,
-}
-
-/// What an engine promises about its tables, for the verifier to check.
-#[derive(Clone, Debug, Default)]
-pub struct Promise {
-    /// Every route is up*/down* with respect to these switch ranks
-    /// (indexed by [`SwIdx`]); `None` when the engine promises nothing.
-    /// Ranks count from the roots as in OpenSM's up/down (0 = root): a link
-    /// toward a lower rank goes up (`verify::updown::is_up`). Engines that
-    /// rank from the leaves (Dmodc) convert with `max_rank − rank`.
-    pub up_down_ranks: Option<Vec<u32>>,
-}
-
-/// Alternative output ports per (switch, destination LID), e.g. Dmodc's
-/// P_{s,d} (formula (2) of the Dmodc paper), stored as a flat port list.
-#[derive(Clone, Debug, Default)]
-pub struct AltPorts {
-    /// `offsets[sw * stride + lid] .. offsets[.. + 1]` indexes `ports`.
-    pub offsets: Vec<u32>,
-    pub ports: Vec<u8>,
-    pub stride: usize,
-}
-
-/// An engine's result.
-#[derive(Clone, Debug)]
-pub struct Routing {
-    /// Engine name as given on the command line.
-    pub engine: &'static str,
-    /// One byte per (switch, LID).
-    pub lfts: Lfts,
-    /// Roots used, for engines that have roots (reported).
-    pub roots: Vec<SwIdx>,
-    pub promise: Promise,
-    pub notes: Vec<Note>,
-    /// Alternative ports (Dmodc), not written by default.
-    pub alt_ports: Option<AltPorts>,
 }
 
 /// A fabric the engine cannot route (exit code 2 with the message).
@@ -108,15 +65,40 @@ pub trait Engine: Sync {
     ) -> Result<Routing, RouteError>;
 }
 
+/// An engine routec knows: adding one is its file plus one line here.
+pub struct EngineEntry {
+    /// Name on the command line (`--engine`).
+    pub name: &'static str,
+    /// One line for `--help` and error messages.
+    pub about: &'static str,
+    make: fn() -> Box<dyn Engine>,
+}
+
+/// Every engine, in the order `--help` lists them.
+pub const ENGINES: &[EngineEntry] = &[
+    EngineEntry {
+        name: "minhop",
+        about: "OpenSM 3.3.23's min-hop, byte-identical",
+        make: || Box::new(minhop::MinHop),
+    },
+    EngineEntry {
+        name: "updn",
+        about: "OpenSM 3.3.23's up/down, byte-identical",
+        make: || Box::new(updn::UpDown),
+    },
+    EngineEntry {
+        name: "dmodc",
+        about: "Dmodc: closed-form fault-resilient fat-tree routing",
+        make: || Box::new(Dmodc::default()),
+    },
+];
+
 /// Names of the engines routec knows.
-pub const ENGINE_NAMES: &[&str] = &["minhop", "updn", "dmodc"];
+pub fn engine_names() -> impl Iterator<Item = &'static str> {
+    ENGINES.iter().map(|e| e.name)
+}
 
 /// The engine called `name`.
 pub fn engine_by_name(name: &str) -> Option<Box<dyn Engine>> {
-    match name {
-        "minhop" => Some(Box::new(minhop::MinHop)),
-        "updn" => Some(Box::new(updn::UpDown)),
-        "dmodc" => Some(Box::new(Dmodc::default())),
-        _ => None,
-    }
+    ENGINES.iter().find(|e| e.name == name).map(|e| (e.make)())
 }

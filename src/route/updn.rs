@@ -38,14 +38,12 @@ impl Engine for UpDown {
         let lfts = assign::assign(fabric, &g, &tables, &order.targets, lids.max_lid());
         notes.extend(order_notes(&order));
         Ok(Routing {
-            engine: "updn",
-            lfts,
             roots,
             promise: Promise {
                 up_down_ranks: Some(ranks),
             },
             notes,
-            alt_ports: None,
+            ..Routing::new("updn", lfts)
         })
     }
 }

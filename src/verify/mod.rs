@@ -16,7 +16,6 @@ pub mod finding;
 pub mod mcast;
 pub mod quality;
 mod render;
-pub mod sl2vl;
 mod topo;
 pub mod updown;
 mod walk;
@@ -27,9 +26,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 pub use finding::{Code, Finding, Hop, Severity};
-pub use sl2vl::Sl2Vl;
 
-use crate::model::{Fabric, LFT_BLOCK, Lfts, LidMap};
+use crate::model::{Fabric, LFT_BLOCK, Lfts, LidMap, Routing, Sl2Vl, VlPlan};
 
 /// What to check and how.
 #[derive(Clone, Debug)]
@@ -38,11 +36,10 @@ pub struct VerifyOptions {
     /// `route::Promise::up_down_ranks` or `model::rank::bfs_ranks` from the
     /// roots given to `check`. `None` skips the check.
     pub up_down_ranks: Option<Vec<u32>>,
-    /// VL mapping for the deadlock check (identity by default).
-    pub sl2vl: Sl2Vl,
-    /// SL of each destination LID (index = LID); `None` = SL 0 for all.
-    /// Per-destination SLs are what destination-based VL schemes use.
-    pub sl_of_lid: Option<Vec<u8>>,
+    /// The virtual-lane plan the tables are checked with: path SLs and
+    /// SL2VL tables (`None`: one VL, every path on SL 0). The deadlock
+    /// check runs per (destination, SL) on the VL-aware channel graph.
+    pub vl_plan: Option<VlPlan>,
     /// Longest acceptable route, in switch-to-switch links.
     pub hop_limit: u32,
     /// Also trace routes that start at switches (toward CA LIDs) and put
@@ -54,12 +51,23 @@ pub struct VerifyOptions {
     pub max_findings_per_code: usize,
 }
 
+impl VerifyOptions {
+    /// What `routing`'s engine promises, as the options that check it: its
+    /// up/down ranks and its VL plan.
+    pub fn promised_by(routing: &Routing) -> Self {
+        VerifyOptions {
+            up_down_ranks: routing.promise.up_down_ranks.clone(),
+            vl_plan: routing.vl_plan.clone(),
+            ..VerifyOptions::default()
+        }
+    }
+}
+
 impl Default for VerifyOptions {
     fn default() -> Self {
         VerifyOptions {
             up_down_ranks: None,
-            sl2vl: Sl2Vl::identity(),
-            sl_of_lid: None,
+            vl_plan: None,
             hop_limit: 64,
             all_paths: false,
             max_findings_per_code: 10,
@@ -123,6 +131,18 @@ impl Verdict {
     pub fn count(&self, code: Code) -> u64 {
         self.counts.get(code.as_str()).copied().unwrap_or(0)
     }
+
+    /// Adds findings of another check (multicast): every one is counted,
+    /// the first `cap` of each code are kept, as for the unicast checks.
+    pub fn absorb(&mut self, found: impl IntoIterator<Item = Finding>, cap: usize) {
+        for f in found {
+            let n = self.counts.entry(f.code.as_str().to_string()).or_default();
+            *n += 1;
+            if *n <= cap as u64 {
+                self.findings.push(f);
+            }
+        }
+    }
 }
 
 /// Checks reachability, the hop limit, up/down (when ranks are given) and
@@ -130,6 +150,8 @@ impl Verdict {
 /// the same whatever the thread count.
 pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyOptions) -> Verdict {
     let topo = topo::Topo::new(fabric, lids);
+    let identity = Sl2Vl::identity();
+    let sl2vl = opts.vl_plan.as_ref().map_or(&identity, |p| &p.sl2vl);
     let all: Vec<u32> = (0..fabric.num_switches() as u32).collect();
     let leaves: Vec<u32> = all
         .iter()
@@ -144,9 +166,9 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
     let cx = walk::WalkCtx {
         topo: &topo,
         lfts,
-        sl2vl: &opts.sl2vl,
-        identity_vl: opts.sl2vl.is_identity(),
-        sl_of_lid: opts.sl_of_lid.as_deref(),
+        sl2vl,
+        identity_vl: sl2vl.is_identity(),
+        path_sl: opts.vl_plan.as_ref().map(|p| &p.path_sl),
         leaves: &leaves,
         all: &all,
         all_paths: opts.all_paths,

@@ -8,9 +8,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::cdg::TurnSets;
-use super::sl2vl::Sl2Vl;
 use super::topo::{Link, Target, Topo};
-use crate::model::{LFT_BLOCK, Lfts, Lid, NO_ROUTE, NodeIdx, PortNum};
+use crate::model::{LFT_BLOCK, Lfts, Lid, NO_ROUTE, NodeIdx, PathSl, PortNum, Sl2Vl};
 
 /// Why a route stops before its destination.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -102,7 +101,8 @@ pub(crate) struct WalkCtx<'a> {
     pub sl2vl: &'a Sl2Vl,
     /// `sl2vl.is_identity()`, computed once.
     pub identity_vl: bool,
-    pub sl_of_lid: Option<&'a [u8]>,
+    /// The SL of every (source switch, LID) path; `None` = SL 0 for all.
+    pub path_sl: Option<&'a PathSl>,
     /// Switches with end ports, and all switches.
     pub leaves: &'a [u32],
     pub all: &'a [u32],
@@ -133,6 +133,8 @@ pub(crate) struct Acc {
     nin: Vec<PortNum>,
     out: Vec<PortNum>,
     vlmask: Vec<u16>,
+    /// Switches on the part of the in-tree used by one SL's paths.
+    on_sl: Vec<bool>,
     active: Vec<u32>,
     stack: Vec<u32>,
     deads: Vec<(u32, PortNum, DeadKind)>,
@@ -165,6 +167,7 @@ impl Acc {
             nin: vec![0; s],
             out: vec![0; s],
             vlmask: vec![0; s],
+            on_sl: vec![false; s],
             active: Vec::new(),
             stack: Vec::new(),
             deads: Vec::new(),
@@ -434,22 +437,104 @@ impl Acc {
 
     /// Marks the turns of the in-tree toward `lid`. Routes that dead-end
     /// still hold channels up to the switch that drops them, so their turns
-    /// count; looping routes are reported as V002 and left out. With real
-    /// SL2VL tables the VL of a channel depends on the switch's in port, so
-    /// each switch first gathers the VLs it sends on; under the identity
-    /// mapping that gathering (a scan of every leaf's ports per CA LID, once
-    /// the hottest loop of the pass) is skipped.
+    /// count; looping routes are reported as V002 and left out. The VL of a
+    /// hop depends on the path's SL, so when the sources toward `lid` use
+    /// several SLs each SL's part of the tree is a pass of its own (a
+    /// switch may carry several). With real SL2VL tables the VL of a channel
+    /// also depends on the switch's in port, so each switch first gathers
+    /// the VLs it sends on; under the identity mapping that gathering (a
+    /// scan of every leaf's ports per CA LID, once the hottest loop of the
+    /// pass) is skipped.
     fn collect_turns(&mut self, cx: &WalkCtx, lid: Lid, tgt: Target, sources: &[u32]) {
-        let sl = cx
-            .sl_of_lid
-            .and_then(|v| v.get(lid as usize).copied())
-            .unwrap_or(0);
-        if !cx.identity_vl {
-            self.gather_vls(cx, tgt, sources, sl);
+        if let Some(r) = cx.ranks {
+            self.updown_turns(cx, r, lid);
         }
+        let Some(path_sl) = cx.path_sl else {
+            return self.sl_turns(cx, lid, tgt, sources, 0, false);
+        };
+        let mut sls = 0u16;
+        for &s in sources {
+            if self.forwards(s) && self.weight(cx, s, tgt) > 0 {
+                sls |= 1 << path_sl.get(s as usize, lid);
+            }
+        }
+        if sls.count_ones() <= 1 {
+            return self.sl_turns(
+                cx,
+                lid,
+                tgt,
+                sources,
+                sls.trailing_zeros() as u8 & 15,
+                false,
+            );
+        }
+        while sls != 0 {
+            let sl = sls.trailing_zeros() as u8;
+            sls &= sls - 1;
+            self.mark_sl_tree(cx, lid, tgt, sources, sl);
+            self.sl_turns(cx, lid, tgt, sources, sl, true);
+            for &s in &self.active {
+                self.on_sl[s as usize] = false;
+                self.vlmask[s as usize] = 0;
+            }
+        }
+    }
+
+    /// Up/down violations of the in-tree toward `lid` (SL-independent).
+    fn updown_turns(&mut self, cx: &WalkCtx, ranks: &[u32], lid: Lid) {
         for i in 0..self.active.len() {
             let m = self.active[i] as usize;
             if !self.forwards(m as u32) {
+                continue;
+            }
+            let n = self.nxt[m];
+            if !self.forwards(n) {
+                continue;
+            }
+            let k = self.nxt[n as usize] as usize;
+            if super::updown::is_violation(ranks, cx.guids, m, n as usize, k) {
+                let (q, o) = (self.nin[m], self.out[n as usize]);
+                let e = self.updown.entry((n, q, o)).or_insert(lid);
+                *e = (*e).min(lid);
+            }
+        }
+    }
+
+    /// Marks (`on_sl`) the switches that paths on `sl` toward the LID cross.
+    fn mark_sl_tree(&mut self, cx: &WalkCtx, lid: Lid, tgt: Target, sources: &[u32], sl: u8) {
+        let Some(path_sl) = cx.path_sl else { return };
+        for &s in sources {
+            if self.weight(cx, s, tgt) == 0 || path_sl.get(s as usize, lid) != sl {
+                continue;
+            }
+            let mut cur = s;
+            while cur != u32::MAX && !self.on_sl[cur as usize] && self.forwards(cur) {
+                self.on_sl[cur as usize] = true;
+                cur = self.nxt[cur as usize];
+            }
+            if cur != u32::MAX {
+                self.on_sl[cur as usize] = true;
+            }
+        }
+    }
+
+    /// The turns of the in-tree on `sl`: all of it, or with `only_marked`
+    /// the switches [`Self::mark_sl_tree`] marked.
+    fn sl_turns(
+        &mut self,
+        cx: &WalkCtx,
+        lid: Lid,
+        tgt: Target,
+        sources: &[u32],
+        sl: u8,
+        only_marked: bool,
+    ) {
+        if !cx.identity_vl {
+            self.gather_vls(cx, lid, tgt, sources, sl, only_marked);
+        }
+        for i in 0..self.active.len() {
+            let m = self.active[i] as usize;
+            if !self.forwards(m as u32) || (only_marked && !self.on_sl[m]) {
                 continue;
             }
             let n = self.nxt[m];
@@ -471,13 +556,6 @@ impl Acc {
                 vins &= vins - 1;
                 self.turns.insert((vin, vout), bit);
             }
-            if let Some(r) = cx.ranks {
-                let k = self.nxt[n as usize] as usize;
-                if super::updown::is_violation(r, cx.guids, m, n as usize, k) {
-                    let e = self.updown.entry((n, q, o)).or_insert(lid);
-                    *e = (*e).min(lid);
-                }
-            }
         }
     }
 
@@ -490,13 +568,25 @@ impl Acc {
 
     /// Sets `vlmask[s]` to the VLs switch `s` sends on toward the LID: from
     /// its own end ports (or itself, for switch-sourced routes) and from
-    /// each in port that the in-tree uses.
-    fn gather_vls(&mut self, cx: &WalkCtx, tgt: Target, sources: &[u32], sl: u8) {
+    /// each in port that the in-tree uses, for paths on `sl` (only the
+    /// marked part of the tree with `only_marked`).
+    fn gather_vls(
+        &mut self,
+        cx: &WalkCtx,
+        lid: Lid,
+        tgt: Target,
+        sources: &[u32],
+        sl: u8,
+        only_marked: bool,
+    ) {
         for &s in sources {
+            let si = s as usize;
             if !self.forwards(s) || self.weight(cx, s, tgt) == 0 {
                 continue;
             }
-            let si = s as usize;
+            if only_marked && cx.path_sl.is_some_and(|p| p.get(si, lid) != sl) {
+                continue;
+            }
             let out = self.out[si];
             let mut m = 0u16;
             if tgt.is_end && cx.topo.hosts[si] > 0 {
@@ -509,7 +599,7 @@ impl Acc {
         }
         for i in 0..self.active.len() {
             let m = self.active[i];
-            if !self.forwards(m) {
+            if !self.forwards(m) || (only_marked && !self.on_sl[m as usize]) {
                 continue;
             }
             let n = self.nxt[m as usize];

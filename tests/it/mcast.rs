@@ -2,15 +2,17 @@
 //! small fat-trees, file formats, snapshots and determinism.
 
 use proptest::prelude::*;
+use routec::emit::mcast::write_colours;
+use routec::generate::mcast_pattern::{Pattern, generate};
 use routec::generate::pgft::PgftSpec;
-use routec::mcast::pattern::{Pattern, generate};
-use routec::mcast::{
-    McastConfig, McastGroup, McastResult, McastSummary, Member, Mfts, assign,
-    outputs::group_colours, parse_colours, write_colours,
+use routec::mcast::{McastConfig, McastResult, assign, group_colours};
+use routec::model::{
+    Fabric, FabricBuilder, Guid, McastGroup, Member, Mfts, NodeIdx, NodeKind, NodeSpec,
 };
-use routec::model::{Fabric, FabricBuilder, Guid, NodeIdx, NodeKind, NodeSpec};
+use routec::parse::mcast_colours::parse_colours;
 use routec::parse::mcast_groups::parse_groups;
-use routec::verify::mcast::{McastFinding, verify_mfts};
+use routec::verify::mcast::verify_mfts;
+use routec::verify::{Code, Finding};
 
 /// seed:mr4lms Figure 2: sw0 above sw1..sw4; A,B on sw1, C,D on sw2,
 /// E,F on sw3, G,H on sw4. Switch GUIDs 0x100+i, host port GUIDs 0x20+i.
@@ -63,8 +65,8 @@ fn run(fabric: &Fabric, groups: &[McastGroup], mft_size: u32, rebuild: bool) -> 
     .unwrap()
 }
 
-fn findings(fabric: &Fabric, groups: &[McastGroup], r: &McastResult) -> Vec<McastFinding> {
-    let mfts = Mfts::from_result(fabric, r);
+fn findings(fabric: &Fabric, groups: &[McastGroup], r: &McastResult) -> Vec<Finding> {
+    let mfts = routec::mcast::mfts(fabric, r);
     verify_mfts(fabric, &mfts, groups, &group_colours(groups, r)).findings
 }
 
@@ -79,13 +81,13 @@ fn fig2_groups(f: &Fabric) -> Vec<McastGroup> {
 
 fn mcfdbs(f: &Fabric, r: &McastResult) -> String {
     let mut out = Vec::new();
-    routec::emit::mcfdbs::write_mcfdbs(f, &Mfts::from_result(f, r), &mut out).unwrap();
+    routec::emit::mcfdbs::write_mcfdbs(f, &routec::mcast::mfts(f, r), &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 
 fn colours(f: &Fabric, g: &[McastGroup], r: &McastResult) -> String {
     let mut out = Vec::new();
-    write_colours(f, g, r, &mut out).unwrap();
+    write_colours(&routec::mcast::colour_lines(f, g, r), &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -94,7 +96,7 @@ fn figure2_one_colour_three_trees_one_merged_pair() {
     let f = figure2();
     let groups = fig2_groups(&f);
     let r = run(&f, &groups, 1, false);
-    let s = McastSummary::of(&r);
+    let s = routec::mcast::summary(&r);
     // All four groups on colour 0 (MLID 0xC000): the trees of 1), 2) and
     // 3) share no switch; 4) needs sw0, sw3, sw4 like 3) and is merged.
     assert_eq!(
@@ -122,7 +124,7 @@ fn figure2_without_limit_uses_two_colours_and_no_merge() {
     let f = figure2();
     let groups = fig2_groups(&f);
     let r = run(&f, &groups, 16383, false);
-    let s = McastSummary::of(&r);
+    let s = routec::mcast::summary(&r);
     assert_eq!((s.colours_used, s.merges, s.max_tfi), (2, 0, 1));
     assert_eq!(
         (0..4).map(|g| r.mlid(g)).collect::<Vec<_>>(),
@@ -146,17 +148,16 @@ fn mcfdbs_and_colours_read_back_and_verify() {
     let groups = fig2_groups(&f);
     let r = run(&f, &groups, 1, false);
     let text = mcfdbs(&f, &r);
-    let mfts = routec::mcast::mcfdbs_read::parse_mcfdbs("x.mcfdbs", &text, &f).unwrap();
-    assert_eq!(mfts, Mfts::from_result(&f, &r));
+    let mfts = routec::parse::mcfdbs::parse_mcfdbs("x.mcfdbs", &text, &f).unwrap();
+    assert_eq!(mfts, routec::mcast::mfts(&f, &r));
     let cols = parse_colours("c.txt", &colours(&f, &groups, &r)).unwrap();
     assert!(verify_mfts(&f, &mfts, &groups, &cols).findings.is_empty());
     // Declaring the merged pair as two trees is caught.
     let mut split = cols.clone();
     split[3].tree += 100;
-    assert!(matches!(
-        verify_mfts(&f, &mfts, &groups, &split).findings[..],
-        [McastFinding::SharedSwitch { .. }]
-    ));
+    let found = verify_mfts(&f, &mfts, &groups, &split).findings;
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].code, Code::V036);
 }
 
 #[test]
@@ -165,7 +166,7 @@ fn broken_tables_are_reported() {
     let groups = fig2_groups(&f);
     let r = run(&f, &groups, 1, false);
     let cols = group_colours(&groups, &r);
-    let good = Mfts::from_result(&f, &r);
+    let good = routec::mcast::mfts(&f, &r);
     let sw = routec::model::SwIdx;
     // Drop sw4's entry: G and H get nothing; sw0's port 4 leads out of the tree.
     let mut m = Mfts::new(5);
@@ -175,16 +176,11 @@ fn broken_tables_are_reported() {
         }
     }
     let found = verify_mfts(&f, &m, &groups, &cols).findings;
+    assert!(found.iter().any(|x| x.code == Code::V031), "{found:?}");
     assert!(
         found
             .iter()
-            .any(|x| matches!(x, McastFinding::NoEntry { .. })),
-        "{found:?}"
-    );
-    assert!(
-        found
-            .iter()
-            .any(|x| matches!(x, McastFinding::OneWay { port: 4, .. })),
+            .any(|x| x.code == Code::V034 && x.hops[0].out_port == 4),
         "{found:?}"
     );
     // sw1 (A,B) also forwards up to sw0, and sw0 back down: the A,B tree
@@ -197,12 +193,7 @@ fn broken_tables_are_reported() {
     top.set(1);
     m.insert(sw(0), 0xC000, top);
     let found = verify_mfts(&f, &m, &groups, &cols).findings;
-    assert!(
-        found
-            .iter()
-            .any(|x| matches!(x, McastFinding::SharedSwitch { .. })),
-        "{found:?}"
-    );
+    assert!(found.iter().any(|x| x.code == Code::V036), "{found:?}");
     // A parallel second path would duplicate packets: a loop.
     let mut m = good.clone();
     let mut leaf = *m.get(sw(2), 0xC000).unwrap();
@@ -292,7 +283,7 @@ fn formats_docs_examples_parse() {
             "formats/mcast-groups.md" => assert_eq!(parse_groups(doc, block, &f).unwrap().len(), 4),
             "formats/mcast-colors.md" => assert_eq!(parse_colours(doc, block).unwrap().len(), 4),
             _ => assert!(
-                routec::mcast::mcfdbs_read::parse_mcfdbs(doc, block, &f)
+                routec::parse::mcfdbs::parse_mcfdbs(doc, block, &f)
                     .unwrap()
                     .num_entries()
                     > 0
@@ -346,7 +337,7 @@ fn fat_tree_grid_uses_few_colours_and_balances_links() {
     let f = pgft(&[4, 4, 4], &[1, 4, 4]);
     let groups = generate(&f, Pattern::Grid2d, &[8, 8], 1, 0).unwrap();
     let r = run(&f, &groups, 16383, false);
-    let s = McastSummary::of(&r);
+    let s = routec::mcast::summary(&r);
     assert_eq!(s.merges, 0);
     assert!(s.colours_used < groups.len(), "{s:?}");
     let graph = routec::mcast::SwitchGraph::new(&f);
@@ -365,7 +356,7 @@ proptest! {
         let f = if three { pgft(&[2, 4, 4], &[1, 2, 4]) } else { pgft(&[4, 6], &[1, 3]) };
         let groups = generate(&f, Pattern::Random, &[n, size], 1, seed).unwrap();
         let r = run(&f, &groups, mft, rebuild);
-        let s = McastSummary::of(&r);
+        let s = routec::mcast::summary(&r);
         prop_assert!(s.max_colours_per_switch <= mft);
         prop_assert_eq!(findings(&f, &groups, &r), vec![]);
     }

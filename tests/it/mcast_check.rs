@@ -7,9 +7,9 @@ use crate::common;
 use common::routec;
 use std::path::{Path, PathBuf};
 
-use routec::mcast::Mfts;
-use routec::mcast::mcfdbs_read::parse_mcfdbs;
+use routec::model::Mfts;
 use routec::model::{Fabric, Guid, SwIdx};
+use routec::parse::mcfdbs::parse_mcfdbs;
 use routec::parse::{LoadOptions, load_topology};
 use serde_json::Value;
 

@@ -8,9 +8,9 @@ use common::routec;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use routec::mcast::Mfts;
-use routec::mcast::mcfdbs_read::parse_mcfdbs;
+use routec::model::Mfts;
 use routec::model::{Fabric, SwIdx};
+use routec::parse::mcfdbs::parse_mcfdbs;
 use routec::parse::{LoadOptions, load_topology};
 use serde_json::Value;
 

@@ -14,7 +14,8 @@ use routec::model::rank::bfs_ranks;
 use routec::model::{
     Fabric, FabricBuilder, Guid, Lfts, LidMap, NO_ROUTE, NodeKind, NodeSpec, SwIdx,
 };
-use routec::verify::{Code, Sl2Vl, VerifyOptions, verify_tables};
+use routec::model::{PathSl, Sl2Vl, VlPlan};
+use routec::verify::{Code, VerifyOptions, verify_tables};
 
 fn fixture(dir: &str, lfts: &str) -> (Fabric, LidMap, Lfts) {
     let d = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -181,14 +182,21 @@ fn s128_fat_tree_tables_are_clean() {
 #[test]
 fn sl_and_sl2vl_move_the_ring_loop_between_lanes() {
     let (f, lids, t) = fixture("ring6", "minhop.lfts.dump");
-    // every destination on SL 3, identity SL2VL: the same loop, on VL 3
-    let sl = vec![3u8; lids.max_lid() as usize + 1];
+    // every path on SL 3, identity SL2VL: the same loop, on VL 3
+    let mut sl = PathSl::zeros(&t);
+    for s in 0..f.num_switches() {
+        sl.row_mut(s).fill(3);
+    }
     let v = verify_tables(
         &f,
         &lids,
         &t,
         &VerifyOptions {
-            sl_of_lid: Some(sl),
+            vl_plan: Some(VlPlan {
+                path_sl: sl,
+                sl2vl: Sl2Vl::identity(),
+                vls: 4,
+            }),
             ..Default::default()
         },
     );
@@ -217,7 +225,10 @@ fn sl_and_sl2vl_move_the_ring_loop_between_lanes() {
         &lids,
         &t,
         &VerifyOptions {
-            sl2vl: m,
+            vl_plan: Some(VlPlan {
+                sl2vl: m,
+                ..VlPlan::single(&t)
+            }),
             ..Default::default()
         },
     );
@@ -322,7 +333,8 @@ fn random_fabric(seed: u64) -> (Fabric, LidMap, Lfts) {
 
 /// ibdmchk's method: trace every CA→CA route, add each turn to a petgraph
 /// CDG; count unreachable pairs.
-fn brute_force(f: &Fabric, lids: &LidMap, t: &Lfts, m: &Sl2Vl) -> (u64, bool) {
+fn brute_force(f: &Fabric, lids: &LidMap, t: &Lfts, plan: &VlPlan) -> (u64, bool) {
+    let m = &plan.sl2vl;
     let mut g = DiGraph::<(), ()>::new();
     let mut chan = std::collections::BTreeMap::new();
     let mut node = |g: &mut DiGraph<(), ()>, k: (usize, u8, u8)| {
@@ -337,6 +349,7 @@ fn brute_force(f: &Fabric, lids: &LidMap, t: &Lfts, m: &Sl2Vl) -> (u64, bool) {
             }
             let p = f.peer(src.node, src.port).unwrap();
             let mut cur = f.switch_index(p.node).unwrap().ix();
+            let sl = plan.sl(cur, dl);
             let mut prev: Option<(usize, u8, u8)> = None;
             let mut inp = p.port;
             let mut ok = false;
@@ -355,7 +368,7 @@ fn brute_force(f: &Fabric, lids: &LidMap, t: &Lfts, m: &Sl2Vl) -> (u64, bool) {
                 let Some(nx) = f.switch_index(peer.node) else {
                     break;
                 };
-                let vl = m.vl(cur, inp, out, 0);
+                let vl = m.vl(cur, inp, out, sl);
                 let c = node(&mut g, (cur, out, vl));
                 if let Some(pc) = prev {
                     let pn = node(&mut g, pc);
@@ -389,12 +402,26 @@ fn agrees_with_per_pair_tracing_and_petgraph_on_random_fabrics() {
                 });
             }
         }
+        // every third seed: each (source switch, destination) path on a
+        // random SL of two, so one destination's tree carries both
+        let mut plan = VlPlan {
+            sl2vl: m,
+            ..VlPlan::single(&t)
+        };
+        if seed % 3 == 2 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed + 2000);
+            for s in 0..f.num_switches() {
+                for sl in plan.path_sl.row_mut(s) {
+                    *sl = rng.random_range(0..2);
+                }
+            }
+        }
         let opts = VerifyOptions {
-            sl2vl: m.clone(),
+            vl_plan: Some(plan.clone()),
             ..Default::default()
         };
         let v = verify_tables(&f, &lids, &t, &opts);
-        let (unreachable, has_cycle) = brute_force(&f, &lids, &t, &m);
+        let (unreachable, has_cycle) = brute_force(&f, &lids, &t, &plan);
         assert_eq!(
             v.stats.unreachable_pairs,
             unreachable,

@@ -10,12 +10,13 @@ use super::CheckArgs;
 use crate::cli::common::Global;
 use crate::emit::report::InputRecord;
 use crate::error::{Error, Result};
-use crate::mcast::mcfdbs_read::parse_mcfdbs;
-use crate::mcast::{GroupColour, McastGroup, parse_colours};
-use crate::model::{Fabric, SwIdx};
+use crate::model::{Fabric, GroupColour, McastGroup, SwIdx};
+use crate::parse::mcast_colours::parse_colours;
 use crate::parse::mcast_groups::load_groups;
+use crate::parse::mcfdbs::parse_mcfdbs;
+use crate::parse::report::recorded_inputs;
 use crate::verify::mcast::verify_mfts;
-use crate::verify::{Finding, Verdict, VerifyOptions};
+use crate::verify::{Verdict, VerifyOptions};
 
 /// The files a multicast check reads.
 pub(super) struct McastInputs {
@@ -108,18 +109,19 @@ fn recorded_groups(dir: &Path, mcfdbs: &Path) -> Result<PathBuf> {
         ))
     };
     let report = dir.join("report.json");
-    let text = std::fs::read_to_string(&report)
-        .map_err(|_| missing("no report.json beside it names the groups file".into()))?;
-    let json: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| Error::Input(format!("{}: {e}", report.display())))?;
-    let record = json["inputs"]
-        .as_array()
-        .and_then(|v| v.iter().find(|i| i["role"] == "mcast"))
+    if !report.is_file() {
+        return Err(missing(
+            "no report.json beside it names the groups file".into(),
+        ));
+    }
+    let record = recorded_inputs(&report)?
+        .into_iter()
+        .find(|i| i.role == "mcast")
         .ok_or_else(|| missing(format!("{} names no groups file", report.display())))?;
-    let path = PathBuf::from(record["path"].as_str().unwrap_or_default());
+    let path = record.path;
     let now = InputRecord::of("mcast", &path)
         .map_err(|_| missing(format!("the groups file {} is gone", path.display())))?;
-    if record["sha256"].as_str() != Some(now.sha256.as_str()) {
+    if record.sha256 != now.sha256 {
         return Err(missing(format!(
             "the groups file {} changed since the compile run",
             path.display()
@@ -150,23 +152,11 @@ pub(super) fn check_multicast(
         );
     }
     let check = verify_mfts(fabric, &mfts, &groups, &colours);
-    let mut found: Vec<Finding> = check
-        .findings
-        .iter()
-        .map(|f| f.to_finding(fabric))
-        .collect();
-    found.sort_by(|a, b| (a.code, &a.lids).cmp(&(b.code, &b.lids)));
-    let keep = VerifyOptions::default().max_findings_per_code as u64;
-    for f in found {
-        let n = verdict
-            .counts
-            .entry(f.code.as_str().to_string())
-            .or_default();
-        *n += 1;
-        if *n <= keep {
-            verdict.findings.push(f);
-        }
-    }
+    let found = check.findings.len();
+    verdict.absorb(
+        check.findings,
+        VerifyOptions::default().max_findings_per_code,
+    );
     let mut mlids: Vec<u16> = (0..mfts.num_switches() as u32)
         .flat_map(|s| mfts.rows(SwIdx(s)).iter().map(|e| e.0))
         .collect();
@@ -181,7 +171,7 @@ pub(super) fn check_multicast(
         mft_entries: mfts.num_entries(),
         trees: check.trees,
         max_tfi: check.max_tfi,
-        findings: check.findings.len(),
+        findings: found,
     })
 }
 

@@ -61,15 +61,14 @@ impl Engine for Dmodc {
         for (i, s) in ranked.order.iter().enumerate() {
             up_down[s.ix()] = top - ranked.rank[i] as u32;
         }
+        let alt_ports = alt_rows.map(|rows| pack_alt(rows, lfts.stride()));
         Ok(Routing {
-            engine: "dmodc",
-            alt_ports: alt_rows.map(|rows| pack_alt(rows, lfts.stride())),
-            lfts,
-            roots: Vec::new(),
+            alt_ports,
             promise: Promise {
                 up_down_ranks: Some(up_down),
             },
             notes,
+            ..Routing::new("dmodc", lfts)
         })
     }
 }

@@ -8,9 +8,7 @@ use rand::seq::index::sample;
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::{Error, Result};
-use crate::model::{Fabric, Guid};
-
-use super::groups::{McastGroup, Member};
+use crate::model::{Fabric, Guid, McastGroup, Member};
 
 /// Which pattern to generate.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -1,4 +1,5 @@
-//! Multicast groups as sets of end ports, resolved against a fabric.
+//! Multicast groups as sets of end ports, resolved against a fabric, and
+//! what a multicast run says about them (colours, figures).
 //!
 //! A member is an end port (CA or router port) or a switch port 0
 //! (seed:mr4lms Def. 2: members may be terminals or switches). Each member
@@ -79,4 +80,60 @@ impl McastGroup {
             members,
         }
     }
+}
+
+/// One group's colour, as a colour table states it (`formats/mcast-colors.md`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct GroupColour {
+    pub name: String,
+    pub mlid: u16,
+    /// Tree id: groups with the same id intentionally share a tree.
+    pub tree: u32,
+}
+
+/// One line of the colour table a multicast run writes: the group's colour
+/// and the tree that serves it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ColourLine {
+    pub colour: GroupColour,
+    /// Root switch of the tree.
+    pub root: Guid,
+    /// Switches on the tree, its height, and the groups it serves.
+    pub switches: usize,
+    pub height: usize,
+    pub groups: usize,
+    /// The MLID the input gave the group, if any.
+    pub was: Option<u16>,
+}
+
+/// Figures of a multicast run (seed:mr4lms §2.2, Def. 6–7): the `mcast`
+/// block of `mcast.json` and `report.json`.
+#[derive(Clone, PartialEq, Debug, Default, serde::Serialize)]
+pub struct McastSummary {
+    pub groups: usize,
+    /// Live trees (after merges).
+    pub trees: usize,
+    /// Distinct colours (MLIDs) used.
+    pub colours_used: usize,
+    /// Colours available per switch.
+    pub mft_size: u32,
+    /// Most colours held by one switch.
+    pub max_colours_per_switch: u32,
+    /// Groups on the busiest switch-to-switch link (Def. 6).
+    pub max_efi: u32,
+    /// Mean EFI over the switch-to-switch links used by some tree.
+    pub mean_efi: f64,
+    /// Most groups sharing one tree (Def. 7).
+    pub max_tfi: u32,
+    pub mean_tfi: f64,
+    /// Longest root-to-member path (hops, member link included).
+    pub max_height: u32,
+    pub mean_height: f64,
+    /// Merge operations (Alg. 4) and groups living in merged trees.
+    pub merges: u32,
+    pub merged_groups: usize,
+    /// Live trees by the algorithm that built them.
+    pub fbtc_trees: usize,
+    pub fctb_trees: usize,
+    pub merged_trees: usize,
 }

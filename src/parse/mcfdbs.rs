@@ -3,13 +3,10 @@
 //! switch GUID alone ([`parse_mcfdbs_by_guid`]) for `diff`, which has no
 //! topology.
 
-use std::collections::BTreeMap;
-
 use crate::error::{ParseError, Result};
-use crate::model::{Fabric, Guid};
+use crate::model::{Fabric, Guid, Mfts, MftsByGuid, PortMask};
 
-use super::colours::{lines_at, parse_mlid, tokens};
-use super::mft::{Mfts, PortMask};
+use super::text::{lines_at, parse_mlid, tokens};
 
 /// Parses `text` (named `file` in errors) against `fabric`'s switches.
 pub fn parse_mcfdbs(file: &str, text: &str, fabric: &Fabric) -> Result<Mfts> {
@@ -24,9 +21,6 @@ pub fn parse_mcfdbs(file: &str, text: &str, fabric: &Fabric) -> Result<Mfts> {
     })?;
     Ok(mfts)
 }
-
-/// MFT rows by switch GUID: `(MLID, ports)` sorted by MLID.
-pub type MftsByGuid = BTreeMap<Guid, Vec<(u16, PortMask)>>;
 
 /// Parses `text` without a topology: any switch GUID, ports up to 255.
 pub fn parse_mcfdbs_by_guid(file: &str, text: &str) -> Result<MftsByGuid> {

@@ -1,12 +1,13 @@
 //! Multicast forwarding tables: for each switch, the port mask of every
-//! MLID it carries. A colour `c` is MLID `0xC000 + c` (seed:mr4lms Def. 4).
+//! MLID it carries. The multicast engine (`crate::mcast`) fills them, the
+//! `opensm.mcfdbs` reader and writer convert them, the verifier checks them. A colour `c` is MLID `0xC000 + c` (seed:mr4lms Def. 4).
 //! Masks follow OpenSM's tree entries (`osm_mcast_mgr.c`, `mcast_mgr_branch`):
 //! the port towards the parent, the ports to child switches, and the ports of
 //! member end ports (port 0 when the switch itself is a member).
 
-use crate::model::{Fabric, PortNum, SwIdx};
+use std::collections::BTreeMap;
 
-use super::policy::McastResult;
+use super::{Guid, PortNum, SwIdx};
 
 /// First multicast LID (`IB_LID_MCAST_START_HO`).
 pub const MLID_BASE: u16 = 0xC000;
@@ -51,43 +52,23 @@ impl Mfts {
         }
     }
 
-    /// The tables of a multicast run.
-    pub fn from_result(fabric: &Fabric, result: &McastResult) -> Self {
-        let mut mfts = Mfts::new(fabric.num_switches());
-        for tree in result.state.trees.iter().filter(|t| t.alive) {
-            let mlid = MLID_BASE + tree.colour;
-            let mut masks: Vec<(SwIdx, PortMask)> = tree
-                .nodes
-                .iter()
-                .map(|n| (n.sw, PortMask::default()))
-                .collect();
-            let pos = |masks: &[(SwIdx, PortMask)], s: SwIdx| masks.iter().position(|m| m.0 == s);
-            for n in &tree.nodes {
-                if let Some((p, parent, pp)) = n.up {
-                    if let Some(i) = pos(&masks, n.sw) {
-                        masks[i].1.set(p);
-                    }
-                    if let Some(i) = pos(&masks, parent) {
-                        masks[i].1.set(pp);
-                    }
+    /// Tables from per-switch rows in any order (sorted here by MLID; an
+    /// MLID given twice for one switch keeps the last mask).
+    pub fn from_rows(mut rows: Vec<Vec<(u16, PortMask)>>) -> Self {
+        for r in &mut rows {
+            r.sort_by_key(|e| e.0);
+            r.dedup_by(|later, earlier| {
+                let same = later.0 == earlier.0;
+                if same {
+                    earlier.1 = later.1;
                 }
-            }
-            for m in &tree.members {
-                if let Some(i) = pos(&masks, m.leaf) {
-                    masks[i].1.set(m.leaf_port);
-                }
-            }
-            for (s, mask) in masks {
-                mfts.rows[s.ix()].push((mlid, mask));
-            }
+                same
+            });
         }
-        mfts.rows
-            .iter_mut()
-            .for_each(|r| r.sort_unstable_by_key(|e| e.0));
-        mfts
+        Mfts { rows }
     }
 
-    /// Sets the mask of `mlid` on switch `s` (file readers).
+    /// Sets the mask of `mlid` on switch `s`.
     pub fn insert(&mut self, s: SwIdx, mlid: u16, mask: PortMask) {
         let row = &mut self.rows[s.ix()];
         match row.binary_search_by_key(&mlid, |e| e.0) {
@@ -119,3 +100,7 @@ impl Mfts {
         self.rows.iter().map(Vec::len).sum()
     }
 }
+
+/// MFT rows by switch GUID, `(MLID, ports)` sorted by MLID: tables read
+/// without a topology (`routec diff`).
+pub type MftsByGuid = BTreeMap<Guid, Vec<(u16, PortMask)>>;

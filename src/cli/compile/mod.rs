@@ -1,0 +1,242 @@
+//! `routec compile`: parse → faults → LIDs → route → verify → emit, for
+//! unicast and, with `--mcast`, multicast (assign → verify → emit) alike.
+
+mod job;
+mod write;
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::Outcome;
+use super::common::{Global, LoadedTopo, TopoArgs};
+use super::mcast::{self, McastOpts, McastRun};
+use super::phases::Phases;
+use crate::error::{Error, Result};
+use crate::model::lids::{self, LidState};
+use crate::model::{Fabric, LidMap, Routing};
+use crate::route;
+use crate::verify::mcast::McastCheck;
+use crate::verify::{Verdict, VerifyOptions, verify_tables};
+use job::{Emit, Job, RootsSource};
+
+/// Arguments of `routec compile`.
+#[derive(Args, Debug)]
+pub struct CompileArgs {
+    #[command(flatten)]
+    pub topo: TopoArgs,
+    /// Routing engine.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(route::engine_names()))]
+    pub engine: String,
+    /// Up/down roots: a GUID file, `top` (highest-rank switches) or `auto`
+    /// (OpenSM's heuristic, the default).
+    #[arg(long, value_name = "FILE|top|auto")]
+    pub roots: Option<String>,
+    /// Destination order: a GUID file of end-port GUIDs.
+    #[arg(long, value_name = "FILE")]
+    pub node_order: Option<PathBuf>,
+    /// Outputs to write, comma-separated.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "image,report"
+    )]
+    pub emit: Vec<Emit>,
+    /// Output directory.
+    #[arg(short = 'o', long = "output", value_name = "OUTDIR")]
+    pub outdir: PathBuf,
+    /// Assign LIDs to the ports that lack one even when others have one.
+    #[arg(long)]
+    pub assign_lids: bool,
+    /// Write the route image zstd-compressed (`routes.lft.zst`).
+    #[arg(long)]
+    pub compress: bool,
+    /// Touch this file when the run succeeds.
+    #[arg(long, value_name = "FILE")]
+    pub stamp: Option<PathBuf>,
+    /// Write a Make depfile listing every input read.
+    #[arg(long, value_name = "FILE")]
+    pub depfile: Option<PathBuf>,
+    /// Compute everything, write nothing; exit 3 if an output would change.
+    #[arg(long)]
+    pub check: bool,
+    /// Write the outputs even when verification fails (still exit 1).
+    #[arg(long)]
+    pub allow_invalid: bool,
+    /// Multicast groups file: also build multicast trees and MFT colours.
+    #[arg(long, value_name = "FILE")]
+    pub mcast: Option<PathBuf>,
+    #[command(flatten)]
+    pub mcast_opts: McastOpts,
+}
+
+/// Everything the emit stage needs from a run.
+pub(super) struct Run {
+    fabric: Fabric,
+    lids: LidMap,
+    routing: Routing,
+    /// Every input file read, with its role, for the report and the depfile.
+    inputs: Vec<(&'static str, PathBuf)>,
+    verdict: Verdict,
+    mcast: Option<(McastRun, McastCheck)>,
+}
+
+/// Runs `routec compile`.
+pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
+    let job = Job::from_args(&args)?;
+    let mut phases = Phases::new(g);
+    phases.begin("parse");
+    let LoadedTopo {
+        mut fabric, inputs, ..
+    } = args.topo.load(g)?;
+    if fabric.num_switches() == 0 {
+        return Err(Error::Input(format!(
+            "{}: the topology has no switch, so there is nothing to route",
+            args.topo.topology.display()
+        )));
+    }
+    phases.begin("lids");
+    prepare_lids(&mut fabric, args.assign_lids, g)?;
+    let lids = LidMap::new(&fabric)?;
+    phases.begin("route");
+    let routing = job.engine.route(&fabric, &lids, &job.route)?;
+    if !g.quiet {
+        for n in &routing.notes {
+            eprintln!("note[{}]: {}", n.code, n.message);
+        }
+        report_roots(&fabric, &routing, g.verbose > 0);
+    }
+    let mcast = match &args.mcast {
+        Some(path) => {
+            phases.begin("mcast");
+            Some(mcast::assign(&fabric, path, args.mcast_opts)?)
+        }
+        None => None,
+    };
+    phases.begin("verify");
+    let mut verdict = verify_routing(&fabric, &lids, &routing, g);
+    let mcast = mcast.map(|m| {
+        let check = mcast::verify(&fabric, &m);
+        let cap = VerifyOptions::default().max_findings_per_code;
+        verdict.absorb(check.findings.iter().cloned(), cap);
+        if !g.quiet {
+            check.findings.iter().for_each(|f| eprint!("{f}"));
+        }
+        (m, check)
+    });
+    let valid = verdict.is_clean();
+    if !valid && !args.allow_invalid {
+        if !g.quiet {
+            eprintln!(
+                "error: verification failed; nothing written (--allow-invalid writes anyway)"
+            );
+        }
+        return Ok(Outcome::Findings);
+    }
+    let run = Run {
+        inputs: input_files(&args, &job, &inputs),
+        fabric,
+        lids,
+        routing,
+        verdict,
+        mcast,
+    };
+    let outcome = write::write_outputs(&args, &job, &run, g, phases)?;
+    Ok(if valid { outcome } else { Outcome::Findings })
+}
+
+/// Every input file read, with its role, for the report and the depfile.
+fn input_files(
+    args: &CompileArgs,
+    job: &Job,
+    topo_inputs: &[PathBuf],
+) -> Vec<(&'static str, PathBuf)> {
+    let mut files = vec![("topology", topo_inputs[0].clone())];
+    files.extend(topo_inputs.iter().skip(1).map(|p| ("faults", p.clone())));
+    if let RootsSource::File(p) = &job.roots {
+        files.push(("roots", p.clone()));
+    }
+    if let Some(p) = &args.node_order {
+        files.push(("node-order", p.clone()));
+    }
+    if let Some(p) = &args.mcast {
+        files.push(("mcast", p.clone()));
+    }
+    files
+}
+
+/// Checks 1–3 on the engine's tables (reachability, the up/down promise,
+/// deadlock freedom), from the tables alone. Findings go to stderr.
+fn verify_routing(fabric: &Fabric, lids: &LidMap, routing: &Routing, g: &Global) -> Verdict {
+    let verdict = verify_tables(
+        fabric,
+        lids,
+        &routing.lfts,
+        &VerifyOptions::promised_by(routing),
+    );
+    if g.quiet || verdict.counts.is_empty() {
+        return verdict;
+    }
+    // Errors are shown whole; warnings alone (switch LIDs an up/down engine
+    // leaves unrouted by design) only as counts unless -v asks for them.
+    if !verdict.is_clean() || g.verbose > 0 {
+        eprint!("{}", verdict.render());
+    } else {
+        let counts: Vec<String> = verdict
+            .counts
+            .iter()
+            .map(|(c, n)| format!("{c}: {n}"))
+            .collect();
+        eprintln!(
+            "verification passed with warnings ({}); -v or `routec check` lists them",
+            counts.join(", ")
+        );
+    }
+    verdict
+}
+
+/// Says which up/down roots were used (all of them with `-v`).
+fn report_roots(fabric: &Fabric, routing: &Routing, all: bool) {
+    if routing.roots.is_empty() {
+        return;
+    }
+    let guids: Vec<String> = routing
+        .roots
+        .iter()
+        .take(if all { usize::MAX } else { 8 })
+        .map(|&s| fabric.node(fabric.switch_node(s)).guid.to_string())
+        .collect();
+    let more = routing.roots.len() - guids.len();
+    eprintln!(
+        "roots: {} of {} switches: {}{}",
+        routing.roots.len(),
+        fabric.num_switches(),
+        guids.join(" "),
+        if more > 0 {
+            format!(" (+{more} more, -v lists all)")
+        } else {
+            String::new()
+        }
+    );
+}
+
+/// Makes sure every port that needs a LID has one: a fabric with none gets a
+/// deterministic assignment (`formats/lid-assignment.md`); a partial one is
+/// an error unless `--assign-lids`.
+pub fn prepare_lids(fabric: &mut Fabric, assign: bool, g: &Global) -> Result<()> {
+    match lids::lid_state(fabric) {
+        LidState::Complete => Ok(()),
+        LidState::Partial { missing } if !assign => Err(Error::Input(format!(
+            "{missing} ports have no LID while others have one; \
+             pass --assign-lids to give them LIDs"
+        ))),
+        _ => {
+            let n = lids::assign_missing_lids(fabric)?;
+            if !g.quiet {
+                eprintln!("note: assigned {n} LIDs (formats/lid-assignment.md)");
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! The emit stage of `compile`: one function per output kind stages its
+//! files in the output set; then the set is compared (`--check`) or
+//! committed, and the depfile, run log and stamp follow.
+
+use std::path::PathBuf;
+
+use super::job::{Emit, Job};
+use super::{CompileArgs, Run};
+use crate::cli::common::Global;
+use crate::cli::phases::Phases;
+use crate::cli::{Outcome, mcast};
+use crate::emit::outputs::OutputSet;
+use crate::emit::{fdbs, image, report};
+use crate::error::{Error, Result};
+use crate::model::OutFile;
+
+/// Renders every output `--emit` names, then (unless `--check`) commits
+/// them together: nothing is replaced before everything has rendered.
+pub(super) fn write_outputs(
+    args: &CompileArgs,
+    job: &Job,
+    run: &Run,
+    g: &Global,
+    mut phases: Phases,
+) -> Result<Outcome> {
+    phases.begin("emit");
+    if !args.check {
+        std::fs::create_dir_all(&args.outdir).map_err(|e| Error::io(&args.outdir, e))?;
+    }
+    let mut set = OutputSet::new(&args.outdir, args.check);
+    // Hashing the topology is needed only by the image and the report.
+    let fingerprint = std::cell::LazyCell::new(|| image::fabric_fingerprint(&run.fabric));
+    if job.wants(Emit::Image) {
+        stage_image(&mut set, args, job, run, &fingerprint)?;
+    }
+    if job.wants(Emit::Opensm) {
+        set.stage(OutFile::OpensmLfts.name(), |w| {
+            crate::emit::opensm::write_lfts_dump(&run.fabric, &run.lids, &run.routing.lfts, w)
+        })?;
+    }
+    if job.wants(Emit::Fdbs) {
+        set.stage(OutFile::Fdbs.name(), |w| {
+            fdbs::write_fdbs(&run.fabric, &run.lids, &run.routing.lfts, w)
+        })?;
+        set.stage(OutFile::SubnetLst.name(), |w| {
+            fdbs::write_subnet_lst(&run.fabric, w)
+        })?;
+    }
+    if let Some((m, check)) = &run.mcast {
+        mcast::stage(&mut set, &run.fabric, m, check)?;
+    }
+    if job.wants(Emit::Report) {
+        stage_report(&mut set, args, job, run, &fingerprint)?;
+    }
+    let mut targets = set.paths();
+    targets.extend(args.stamp.iter().cloned());
+    if args.check {
+        phases.finish();
+        return Ok(check_outcome(&set, g));
+    }
+    let statuses = set.commit()?;
+    if let Some(dep) = &args.depfile {
+        let inputs: Vec<PathBuf> = run.inputs.iter().map(|(_, p)| p.clone()).collect();
+        crate::io::write_if_changed(
+            dep,
+            crate::emit::outputs::depfile(&targets, &inputs).as_bytes(),
+        )?;
+    }
+    let timings = phases.finish();
+    if job.wants(Emit::Report) {
+        let log = report::RunLog {
+            schema_version: report::RUN_SCHEMA_VERSION,
+            timings,
+            outputs: statuses,
+        };
+        let bytes = report::to_json(&log).map_err(|e| Error::io(&args.outdir, e))?;
+        let path = args.outdir.join(OutFile::RunLog.name());
+        crate::io::write_atomic(&path, |w| w.write_all(&bytes))?;
+    }
+    if let Some(stamp) = &args.stamp {
+        crate::emit::outputs::touch(stamp)?;
+    }
+    Ok(Outcome::Clean)
+}
+
+/// `--check`: exit 3 and name the outputs that would change.
+fn check_outcome(set: &OutputSet, g: &Global) -> Outcome {
+    let changed = set.changed_names();
+    if changed.is_empty() {
+        return Outcome::Clean;
+    }
+    if !g.quiet {
+        for n in &changed {
+            eprintln!("would change: {n}");
+        }
+    }
+    Outcome::Changed
+}
+
+/// The route image, plain or zstd-compressed (the other form is removed).
+fn stage_image(
+    set: &mut OutputSet,
+    args: &CompileArgs,
+    job: &Job,
+    run: &Run,
+    fingerprint: &[u8; 32],
+) -> Result<()> {
+    let meta = image_meta(args, job);
+    let sw = image::switches_of(&run.fabric, &run.routing.lfts);
+    let lg = image::lid_guids_of(&run.fabric, &run.lids);
+    let (file, stale) = if args.compress {
+        (OutFile::ImageZst, OutFile::Image)
+    } else {
+        (OutFile::Image, OutFile::ImageZst)
+    };
+    set.stage(file.name(), |w| {
+        if args.compress {
+            image::write_image_zstd(w, &meta, fingerprint, &sw, &lg)
+        } else {
+            image::write_image(w, &meta, fingerprint, &sw, &lg)
+        }
+    })?;
+    set.remove_stale(stale.name());
+    Ok(())
+}
+
+/// The engine and options line of the route image header.
+fn image_meta(args: &CompileArgs, job: &Job) -> String {
+    format!(
+        "routec {}; engine={}; roots={}; node_order={}; assign_lids={}; faults={}",
+        env!("CARGO_PKG_VERSION"),
+        args.engine,
+        job.roots.meta_name(),
+        args.node_order.is_some(),
+        args.assign_lids,
+        args.topo.faults.is_some(),
+    )
+}
+
+/// `report.json`: options, inputs, counts, the verdict, notes and the
+/// other outputs of the set.
+fn stage_report(
+    set: &mut OutputSet,
+    args: &CompileArgs,
+    job: &Job,
+    run: &Run,
+    fingerprint: &[u8; 32],
+) -> Result<()> {
+    let rep = report::Report {
+        schema_version: report::REPORT_SCHEMA_VERSION,
+        tool: report::Tool::default(),
+        engine: run.routing.engine.to_string(),
+        options: report::CompileOptions {
+            roots: job.roots.report_name(),
+            node_order: args.node_order.is_some(),
+            assign_lids: args.assign_lids,
+            lenient: args.topo.lenient,
+            faults: args.topo.faults.is_some(),
+            emit: job.emit.iter().map(|e| e.name().to_string()).collect(),
+            compress: args.compress,
+        },
+        inputs: report::inputs(&run.inputs)?,
+        fabric_fingerprint: crate::io::hex(fingerprint),
+        counts: report::Counts::of(&run.fabric, &run.lids, &run.routing.lfts),
+        verification: Some(report::Verification::of(run.verdict.clone())),
+        multicast: run.mcast.as_ref().map(|(m, _)| m.summary.clone()),
+        notes: run.routing.notes.clone(),
+        outputs: set.records(),
+        run_log: OutFile::RunLog.name(),
+    };
+    let bytes = report::to_json(&rep).map_err(|e| Error::io(&args.outdir, e))?;
+    set.stage(OutFile::Report.name(), |w| w.write_all(&bytes))
+}

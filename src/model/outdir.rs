@@ -1,0 +1,50 @@
+//! The files of an output directory, named once. `compile` and `mcast`
+//! write them (`emit`), `check`, `diff` and `report` find them again
+//! (`parse`), so both sides take the names from here.
+
+/// A file routec writes into an output directory.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum OutFile {
+    /// The route image (`formats/route-image.md`).
+    Image,
+    /// The route image, zstd-compressed.
+    ImageZst,
+    /// OpenSM's `opensm-lfts.dump` (`formats/opensm-lfts-dump.md`).
+    OpensmLfts,
+    /// `opensm.fdbs` for ibdmchk (`formats/fdbs.md`).
+    Fdbs,
+    /// `opensm-subnet.lst` for ibdmchk.
+    SubnetLst,
+    /// Multicast forwarding tables in OpenSM's dump format.
+    Mcfdbs,
+    /// The multicast colour table (`formats/mcast-colors.md`).
+    McastColours,
+    /// The multicast run's figures and check.
+    McastJson,
+    /// `report.json` (`formats/report-json.md`).
+    Report,
+    /// `run.json`: timings and write statuses of the last run.
+    RunLog,
+}
+
+impl OutFile {
+    /// The file name inside the output directory.
+    pub const fn name(self) -> &'static str {
+        match self {
+            OutFile::Image => "routes.lft",
+            OutFile::ImageZst => "routes.lft.zst",
+            OutFile::OpensmLfts => "opensm-lfts.dump",
+            OutFile::Fdbs => "opensm.fdbs",
+            OutFile::SubnetLst => "opensm-subnet.lst",
+            OutFile::Mcfdbs => "opensm.mcfdbs",
+            OutFile::McastColours => "mcast-colors.txt",
+            OutFile::McastJson => "mcast.json",
+            OutFile::Report => "report.json",
+            OutFile::RunLog => "run.json",
+        }
+    }
+
+    /// Table files a reader of an output directory takes, in order of
+    /// preference.
+    pub const TABLES: [OutFile; 3] = [OutFile::Image, OutFile::ImageZst, OutFile::OpensmLfts];
+}

@@ -1,0 +1,192 @@
+//! Virtual lanes: the SL of every path and the SL-to-VL tables that turn it
+//! into the VL of every hop (IBA SLtoVLMappingTable; algorithms.md §3.1).
+//!
+//! InfiniBand fixes a path's SL at the source (the SA hands it out in path
+//! records) and maps it, hop by hop, to a VL with the table of the switch
+//! the packet crosses, indexed by (in port, out port, SL). A [`VlPlan`] is
+//! what an engine promises on top of its LFTs: the SL of each (source
+//! switch, destination LID) pair — every CA on a switch shares the switch's
+//! path onwards, so per source switch is enough — and the tables.
+
+use super::{Lfts, Lid};
+
+/// Number of service levels.
+pub const NUM_SL: usize = 16;
+
+/// The VL value that means "drop" in an SL2VL table.
+pub const VL_DROP: u8 = 15;
+
+/// SL2VL tables for every switch, and the table of end ports. A switch with
+/// no table maps SL to VL unchanged, which is also what OpenSM programs by
+/// default for one VL.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sl2Vl {
+    /// Per switch (by `SwIdx`): `None` = identity; `Some((ports + 1), table)`
+    /// where `table[(in * (ports + 1) + out) * 16 + sl]` is the VL.
+    tables: Vec<Option<(usize, Box<[u8]>)>>,
+    /// The table every end port (CA, router) sends with: `None` = identity.
+    end_port: Option<[u8; NUM_SL]>,
+}
+
+impl Sl2Vl {
+    /// Identity mapping everywhere.
+    pub fn identity() -> Self {
+        Sl2Vl::default()
+    }
+
+    /// Whether every switch and end port maps SL to VL unchanged.
+    pub fn is_identity(&self) -> bool {
+        self.tables.iter().all(Option::is_none) && self.end_port.is_none()
+    }
+
+    /// Sets the table of switch `sw` (with `num_ports` ports, port 0
+    /// included in the index) to `f(in, out, sl)`; VLs are taken mod 16.
+    pub fn set_switch(&mut self, sw: usize, num_ports: u8, f: impl Fn(u8, u8, u8) -> u8) {
+        if self.tables.len() <= sw {
+            self.tables.resize(sw + 1, None);
+        }
+        let n = num_ports as usize + 1;
+        let mut t = vec![0u8; n * n * NUM_SL].into_boxed_slice();
+        for i in 0..n {
+            for o in 0..n {
+                for sl in 0..NUM_SL {
+                    t[(i * n + o) * NUM_SL + sl] = f(i as u8, o as u8, sl as u8) & 0x0F;
+                }
+            }
+        }
+        self.tables[sw] = Some((n, t));
+    }
+
+    /// Sets the table end ports send with.
+    pub fn set_end_port(&mut self, vl_of_sl: [u8; NUM_SL]) {
+        self.end_port = Some(vl_of_sl.map(|v| v & 0x0F));
+    }
+
+    /// The VL a packet on `sl` takes leaving switch `sw` by `out` after
+    /// arriving on `inp`. Ports beyond the table map identically.
+    pub fn vl(&self, sw: usize, inp: u8, out: u8, sl: u8) -> u8 {
+        match self.tables.get(sw) {
+            Some(Some((n, t))) if (inp as usize) < *n && (out as usize) < *n => {
+                t[(inp as usize * n + out as usize) * NUM_SL + (sl as usize & 15)]
+            }
+            _ => sl & 15,
+        }
+    }
+
+    /// The VL an end port sends `sl` on (the first hop of a path).
+    pub fn end_port_vl(&self, sl: u8) -> u8 {
+        self.end_port.map_or(sl & 15, |t| t[sl as usize & 15])
+    }
+
+    /// Whether switch `sw` has a table of its own.
+    pub fn has_switch(&self, sw: usize) -> bool {
+        matches!(self.tables.get(sw), Some(Some(_)))
+    }
+}
+
+/// The SL of every (source switch, destination LID) pair, laid out like the
+/// LFTs (one byte per switch and LID, rows padded to whole blocks): the SL
+/// of the path that starts at the switch (from the switch itself or any of
+/// its end ports) toward the LID.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathSl {
+    stride: usize,
+    sls: Vec<u8>,
+}
+
+impl PathSl {
+    /// SL 0 for every pair, shaped like `lfts`.
+    pub fn zeros(lfts: &Lfts) -> Self {
+        PathSl {
+            stride: lfts.stride(),
+            sls: vec![0; lfts.num_switches() * lfts.stride()],
+        }
+    }
+
+    /// The SL of the path from switch `sw` toward `lid` (0 past the table).
+    pub fn get(&self, sw: usize, lid: Lid) -> u8 {
+        self.row(sw).get(lid as usize).copied().unwrap_or(0)
+    }
+
+    /// Sets the SL of the path from switch `sw` toward `lid`.
+    pub fn set(&mut self, sw: usize, lid: Lid, sl: u8) {
+        self.row_mut(sw)[lid as usize] = sl & 15;
+    }
+
+    /// The SLs of switch `sw`'s paths, LID-indexed.
+    pub fn row(&self, sw: usize) -> &[u8] {
+        &self.sls[sw * self.stride..(sw + 1) * self.stride]
+    }
+
+    /// The SLs of switch `sw`'s paths, LID-indexed, for writing.
+    pub fn row_mut(&mut self, sw: usize) -> &mut [u8] {
+        &mut self.sls[sw * self.stride..(sw + 1) * self.stride]
+    }
+
+    /// The bit set of SLs used by any pair.
+    pub fn used(&self) -> u16 {
+        let mut seen = [false; NUM_SL];
+        for &sl in &self.sls {
+            seen[sl as usize & 15] = true;
+        }
+        (0..NUM_SL).filter(|&i| seen[i]).fold(0, |m, i| m | 1 << i)
+    }
+}
+
+/// What an engine says about virtual lanes: the path SLs, the SL2VL
+/// tables, and how many data VLs the plan needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VlPlan {
+    pub path_sl: PathSl,
+    pub sl2vl: Sl2Vl,
+    /// Data VLs the plan uses (VL 0 .. vls − 1).
+    pub vls: u8,
+}
+
+impl VlPlan {
+    /// The plan of a one-VL routing: every path on SL 0, identity tables.
+    pub fn single(lfts: &Lfts) -> Self {
+        VlPlan {
+            path_sl: PathSl::zeros(lfts),
+            sl2vl: Sl2Vl::identity(),
+            vls: 1,
+        }
+    }
+
+    /// The SL of the path from switch `sw` toward `lid`.
+    pub fn sl(&self, sw: usize, lid: Lid) -> u8 {
+        self.path_sl.get(sw, lid)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identity_and_tables() {
+        let mut m = Sl2Vl::identity();
+        assert!(m.is_identity());
+        assert_eq!(m.vl(3, 1, 2, 5), 5);
+        m.set_switch(1, 4, |i, o, sl| if i > o { sl + 1 } else { sl });
+        assert!(!m.is_identity());
+        assert_eq!(m.vl(1, 3, 2, 0), 1);
+        assert_eq!(m.vl(1, 2, 3, 0), 0);
+        assert_eq!(m.vl(0, 3, 2, 0), 0);
+        assert_eq!(m.vl(1, 9, 2, 7), 7);
+        assert_eq!(m.end_port_vl(4), 4);
+        m.set_end_port([1; NUM_SL]);
+        assert_eq!(m.end_port_vl(4), 1);
+    }
+
+    #[test]
+    fn path_sls_follow_the_lft_shape() {
+        let lfts = Lfts::new(3, 70);
+        let mut p = PathSl::zeros(&lfts);
+        assert_eq!(p.used(), 1);
+        p.set(2, 65, 3);
+        assert_eq!((p.get(2, 65), p.get(1, 65), p.get(2, 9999)), (3, 0, 0));
+        assert_eq!(p.used(), 0b1001);
+        assert_eq!(p.row(2).len(), lfts.stride());
+    }
+}
