@@ -118,8 +118,8 @@ fn bench(c: &mut Criterion) {
     g.bench_function("read_image_88MB_and_verify_digest", |bench| {
         bench.iter(|| {
             let bytes = routec::io::read_input(&a).unwrap();
-            let idx = image::read_index(&bytes).unwrap();
-            image::verify_digest(&bytes, &idx).unwrap();
+            let idx = routec::parse::image::read_index(&bytes).unwrap();
+            routec::parse::image::verify_digest(&bytes, &idx).unwrap();
             black_box(idx.switches.len())
         })
     });

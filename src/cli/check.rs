@@ -9,9 +9,9 @@ use serde::Serialize;
 
 use super::Outcome;
 use super::common::{Global, load_topology_warn};
-use crate::error::{Error, ParseError, Result};
-use crate::model::rank::{bfs_ranks, leaf_ranks};
-use crate::model::{Fabric, Guid, Lfts, LidMap, SwIdx};
+use crate::error::{Error, Result};
+use crate::model::rank::{bfs_ranks, switches_by_guid, top_switches};
+use crate::model::{Fabric, Lfts, LidMap, TableSet};
 use crate::parse::LoadOptions;
 use crate::verify::{self, VerifyOptions};
 use mcast::{McastStats, check_multicast, mcast_inputs};
@@ -78,7 +78,7 @@ pub fn run(args: CheckArgs, g: &Global) -> Result<Outcome> {
     let load = |p: &Path| -> Result<Fabric> { Ok(load_topology_warn(p, &opts, g)?.fabric) };
     let actual = load(&args.topology)?;
     if let Some(expected) = &args.expect {
-        let report = verify::cabling::compare(&load(expected)?, &actual);
+        let report = crate::diff::cabling::compare(&load(expected)?, &actual);
         print(args.json, &report, || report.render())?;
         return Ok(if report.changes.is_empty() {
             Outcome::Clean
@@ -141,7 +141,7 @@ fn check_unicast(
     let lfts = tables_for(actual, &lids, &set, lfts_path, g)?;
     let ranks = match args.roots.as_deref() {
         None => None,
-        Some(r) => Some(ranks_from_roots(actual, r)?),
+        Some(r) => Some(ranks_from_roots(actual, r, g)?),
     };
     let vopts = VerifyOptions {
         up_down_ranks: ranks,
@@ -163,91 +163,48 @@ fn print<T: serde::Serialize>(json: bool, v: &T, text: impl FnOnce() -> String) 
 }
 
 /// The tables of `set` in the fabric's switch order, matched by GUID.
-/// Switches the file lacks get empty tables (the check reports what breaks);
-/// switches the topology lacks are an input error.
+/// Switches the file lacks get empty tables (the check reports what breaks,
+/// with a warning here); switches the topology lacks are an input error.
 pub(super) fn tables_for(
     fabric: &Fabric,
     lids: &LidMap,
-    set: &crate::parse::lfts::TableSet,
+    set: &TableSet,
     path: &Path,
     g: &Global,
 ) -> Result<Lfts> {
-    let mut out = Lfts::new(fabric.num_switches(), lids.max_lid());
-    let mut seen = vec![false; fabric.num_switches()];
-    for (i, t) in set.switches.iter().enumerate() {
-        let sw = fabric
-            .node_by_guid(t.guid)
-            .and_then(|n| fabric.switch_index(n))
-            .ok_or_else(|| {
-                Error::Input(format!(
-                    "{}: switch {} is not a switch of the topology",
-                    path.display(),
-                    t.guid
-                ))
-            })?;
-        seen[sw.ix()] = true;
-        let src = set.lft(i);
-        let row = out.row_mut(sw.ix());
-        let n = src.len().min(row.len());
-        row[..n].copy_from_slice(&src[..n]);
-    }
-    let missing = seen.iter().filter(|s| !**s).count();
-    if missing > 0 && !g.quiet {
-        eprintln!(
-            "warning: {}: no table for {missing} switch(es) of the topology",
+    let aligned = set.align(fabric, lids).map_err(|guid| {
+        Error::Input(format!(
+            "{}: switch {guid} is not a switch of the topology",
             path.display()
+        ))
+    })?;
+    if !aligned.missing.is_empty() && !g.quiet {
+        eprintln!(
+            "warning: {}: no table for {} switch(es) of the topology",
+            path.display(),
+            aligned.missing.len()
         );
     }
-    Ok(out)
+    Ok(aligned.lfts)
 }
 
-/// Ranks from `top` (the switches farthest from the leaves) or a GUID file.
-fn ranks_from_roots(fabric: &Fabric, roots: &str) -> Result<Vec<u32>> {
-    let ids: Vec<SwIdx> = if roots == "top" {
-        let lr = leaf_ranks(fabric);
-        let max = lr
-            .iter()
-            .copied()
-            .filter(|&r| r != u32::MAX)
-            .max()
-            .unwrap_or(0);
-        (0..fabric.num_switches() as u32)
-            .filter(|&i| lr[i as usize] == max)
-            .map(SwIdx)
-            .collect()
+/// Ranks from `top` (the switches farthest from the leaves) or a root GUID
+/// file, read and resolved exactly as `compile --roots` does (OpenSM's
+/// number rules; GUIDs that name no switch are ignored with a note).
+fn ranks_from_roots(fabric: &Fabric, roots: &str, g: &Global) -> Result<Vec<u32>> {
+    let ids = if roots == "top" {
+        top_switches(fabric)
     } else {
-        let path = Path::new(roots);
-        let text = crate::io::read_text(path)?;
-        let mut ids = Vec::new();
-        let mut off = 0;
-        for line in text.split_inclusive('\n') {
-            let word = line.split('#').next().unwrap_or("").trim();
-            if !word.is_empty() {
-                let at = off + line.find(word).unwrap_or(0);
-                let g = Guid::parse(word).ok_or_else(|| {
-                    ParseError::at(
-                        &path.display().to_string(),
-                        &text,
-                        at,
-                        word.len(),
-                        "a GUID",
-                        "",
-                    )
-                })?;
-                let sw = fabric
-                    .node_by_guid(g)
-                    .and_then(|n| fabric.switch_index(n))
-                    .ok_or_else(|| {
-                        Error::Input(format!(
-                            "{}: {g} is not a switch of the topology",
-                            path.display()
-                        ))
-                    })?;
-                ids.push(sw);
-            }
-            off += line.len();
+        let guids = crate::parse::guids::load_guid_file(Path::new(roots))?;
+        let (found, ignored) = switches_by_guid(fabric, &guids);
+        if let Some(first) = ignored.first().filter(|_| !g.quiet) {
+            eprintln!(
+                "note[R003]: {} root GUID(s) in {roots} name no switch of the topology and are \
+                 ignored, as OpenSM does (first: {first})",
+                ignored.len()
+            );
         }
-        ids
+        found
     };
     if ids.is_empty() {
         return Err(Error::Input(format!("no up/down roots in {roots}")));

@@ -8,6 +8,7 @@ use clap::Args;
 use super::Outcome;
 use super::common::Global;
 use crate::error::Error;
+use crate::model::OutFile;
 use crate::parse::lfts::read_tables;
 
 /// Arguments of `routec diff`.
@@ -71,7 +72,8 @@ fn diff_mfts(
     g: &Global,
 ) -> crate::Result<Option<crate::diff::mft::MftDiff>> {
     use crate::parse::mcfdbs::parse_mcfdbs_by_guid;
-    let file = |dir: &Path| Some(dir.join("opensm.mcfdbs")).filter(|p| dir.is_dir() && p.is_file());
+    let file =
+        |dir: &Path| Some(dir.join(OutFile::Mcfdbs.name())).filter(|p| dir.is_dir() && p.is_file());
     let (o, n) = match (file(old), file(new)) {
         (Some(o), Some(n)) => (o, n),
         (None, None) => return Ok(None),

@@ -13,7 +13,7 @@ use crate::emit::mcast::{McastReport, write_colours, write_mcast_json};
 use crate::emit::outputs::OutputSet;
 use crate::error::{Error, Result};
 use crate::mcast::{McastConfig, McastResult};
-use crate::model::{Fabric, McastGroup, McastSummary, Mfts};
+use crate::model::{Fabric, McastGroup, McastSummary, Mfts, OutFile};
 use crate::parse::mcast_groups::load_groups;
 use crate::verify::mcast::{McastCheck, verify_mfts};
 
@@ -92,16 +92,16 @@ pub(super) fn stage(
     run: &McastRun,
     check: &McastCheck,
 ) -> Result<()> {
-    set.stage("opensm.mcfdbs", |w| {
+    set.stage(OutFile::Mcfdbs.name(), |w| {
         crate::emit::mcfdbs::write_mcfdbs(fabric, &run.mfts, w)
     })?;
     let lines = crate::mcast::colour_lines(fabric, &run.groups, &run.result);
-    set.stage("mcast-colors.txt", |w| write_colours(&lines, w))?;
+    set.stage(OutFile::McastColours.name(), |w| write_colours(&lines, w))?;
     let report = McastReport {
         summary: &run.summary,
         check,
     };
-    set.stage("mcast.json", |w| write_mcast_json(&report, w))
+    set.stage(OutFile::McastJson.name(), |w| write_mcast_json(&report, w))
 }
 
 /// Runs `routec mcast`: exit 1 when the MFTs fail verification (the files

@@ -1,4 +1,6 @@
-//! Compares two sets of forwarding tables (what a re-route will upload).
+//! Comparisons of two runs: forwarding tables (what a re-route will
+//! upload), MFTs ([`mft`]) and topologies ([`cabling`], the cabling check
+//! of `check --expect`).
 //!
 //! Switches are matched by node GUID. Destinations are matched by port GUID
 //! when both sides tell LID → port GUID (so a LID renumbering shows as
@@ -7,6 +9,7 @@
 //! table whose bytes differ from the old is one LinearForwardingTable SMP.
 //! `formats/diff-json.md` documents the JSON.
 
+pub mod cabling;
 pub mod mft;
 
 use std::collections::BTreeMap;
@@ -15,8 +18,7 @@ use fixedbitset::FixedBitSet;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::model::{Guid, LFT_BLOCK, Lid, NO_ROUTE};
-use crate::parse::lfts::TableSet;
+use crate::model::{Guid, LFT_BLOCK, Lid, NO_ROUTE, TableSet};
 
 /// Version of the JSON below (`formats/diff-json.md`).
 pub const DIFF_SCHEMA_VERSION: u32 = 1;

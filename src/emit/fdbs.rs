@@ -3,10 +3,10 @@
 //! the pair `ibdmchk -s opensm-subnet.lst -f opensm.fdbs` verifies.
 //! Spec: `formats/fdbs.md`.
 
-use std::collections::VecDeque;
 use std::io::{self, Write};
 
-use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE, NodeIdx, NodeKind, Speed, SwIdx};
+use crate::model::hops::{NO_HOPS, SwitchHops};
+use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE, NodeIdx, NodeKind, Speed};
 
 const NO_PATH: u16 = u16::MAX;
 
@@ -18,31 +18,6 @@ fn opensm_order(fabric: &Fabric, nodes: impl Iterator<Item = NodeIdx>) -> Vec<No
     v
 }
 
-/// Switch-to-switch hop counts (BFS from every switch), `S × S`.
-fn switch_distances(fabric: &Fabric) -> Vec<Vec<u16>> {
-    use rayon::prelude::*;
-    let s = fabric.num_switches();
-    (0..s)
-        .into_par_iter()
-        .map(|src| {
-            let mut dist = vec![NO_PATH; s];
-            dist[src] = 0;
-            let mut q = VecDeque::from([src]);
-            while let Some(u) = q.pop_front() {
-                for (_, peer) in fabric.switch_links(fabric.switch_node(SwIdx(u as u32))) {
-                    if let Some(v) = fabric.switch_index(peer.node)
-                        && dist[v.ix()] == NO_PATH
-                    {
-                        dist[v.ix()] = dist[u] + 1;
-                        q.push_back(v.ix());
-                    }
-                }
-            }
-            dist
-        })
-        .collect()
-}
-
 /// Writes `opensm.fdbs`: per switch, one row per LID 1..=max LID with the
 /// port, the hop count through it and whether it is a shortest path.
 pub fn write_fdbs(
@@ -51,7 +26,7 @@ pub fn write_fdbs(
     lfts: &Lfts,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let dist = switch_distances(fabric);
+    let dist = SwitchHops::compute(fabric);
     // Per LID: the switch it sits on (or behind) and the hops beyond it.
     let target: Vec<Option<(usize, u16, NodeIdx, u8)>> = (0..=lids.max_lid())
         .map(|l| {
@@ -64,7 +39,11 @@ pub fn write_fdbs(
         })
         .collect();
     let mut line = String::with_capacity(64);
-    for n in opensm_order(fabric, fabric.switches().iter().copied()) {
+    for n in fabric
+        .opensm_switch_order()
+        .into_iter()
+        .map(|s| fabric.switch_node(s))
+    {
         let s = fabric.switch_index(n).map_or(0, |s| s.ix());
         let node = fabric.node(n);
         writeln!(out, "dump_ucast_routes: Switch {}", node.guid)?;
@@ -76,8 +55,8 @@ pub fn write_fdbs(
             match fabric.peer(n, p) {
                 Some(peer) if peer.node == t.2 && peer.port == t.3 => 1,
                 Some(peer) => match fabric.switch_index(peer.node) {
-                    Some(v) if dist[v.ix()][t.0] != NO_PATH && peer.node != n => {
-                        1 + dist[v.ix()][t.0] + t.1
+                    Some(v) if dist.get(v.ix(), t.0) != NO_HOPS && peer.node != n => {
+                        1 + u16::from(dist.get(v.ix(), t.0)) + t.1
                     }
                     _ => NO_PATH,
                 },

@@ -6,13 +6,11 @@
 
 use std::io::{self, Write};
 
-use crate::model::{Fabric, Mfts, SwIdx};
+use crate::model::{Fabric, Mfts};
 
 /// Writes the MFT of every switch in OpenSM's dump format.
 pub fn write_mcfdbs(fabric: &Fabric, mfts: &Mfts, out: &mut dyn Write) -> io::Result<()> {
-    let mut order: Vec<SwIdx> = (0..fabric.num_switches() as u32).map(SwIdx).collect();
-    order.sort_by_key(|&s| fabric.node(fabric.switch_node(s)).guid.opensm_key());
-    for s in order {
+    for s in fabric.opensm_switch_order() {
         let rows = mfts.rows(s);
         if rows.iter().all(|(_, m)| m.is_empty()) {
             continue;

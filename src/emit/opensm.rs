@@ -23,8 +23,7 @@ pub fn write_lfts_dump(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let lines = LidLines::new(fabric, lids);
-    let mut order: Vec<SwIdx> = (0..fabric.num_switches() as u32).map(SwIdx).collect();
-    order.sort_by_key(|&s| fabric.node(fabric.switch_node(s)).guid.opensm_key());
+    let order = fabric.opensm_switch_order();
     let batch = 4 * rayon::current_num_threads().max(1);
     let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); batch.min(order.len()).max(1)];
     for chunk in order.chunks(batch) {

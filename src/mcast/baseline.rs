@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::model::{Fabric, SwIdx};
+use crate::model::Fabric;
 
 use super::topo::SwitchGraph;
 use super::walk::{attachments, eccentricities};
@@ -29,8 +29,7 @@ pub fn opensm_baseline(
     graph: &SwitchGraph,
     groups: &[McastGroup],
 ) -> BaselineSummary {
-    let mut order: Vec<SwIdx> = (0..graph.num_switches() as u32).map(SwIdx).collect();
-    order.sort_by_key(|&s| fabric.node(fabric.switch_node(s)).guid.opensm_key());
+    let order = fabric.opensm_switch_order();
     let mut efi = vec![0u32; graph.num_port_slots()];
     let mut used = Vec::new();
     let mut max_height = 0;

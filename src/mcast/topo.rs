@@ -1,17 +1,13 @@
 //! The switch graph the multicast algorithms walk: CSR adjacency between
-//! switches and the all-pairs switch hop matrix (one BFS per switch, in
-//! parallel). The hop matrix plays the role of OpenSM's min-hop tables
+//! switches and the all-pairs switch hop matrix (`model::hops`). The hop matrix plays the role of OpenSM's min-hop tables
 //! (seed:mr4lms Def. 8) restricted to switch destinations; an end port is
 //! one hop beyond its switch.
 
-use std::collections::VecDeque;
-
-use rayon::prelude::*;
-
+use crate::model::hops::SwitchHops;
 use crate::model::{Fabric, PortNum, SwIdx};
 
 /// No path between two switches.
-pub const UNREACHABLE: u8 = u8::MAX;
+pub const UNREACHABLE: u8 = crate::model::hops::NO_HOPS;
 
 /// One switch-to-switch cable seen from one end.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -28,7 +24,7 @@ pub struct SwitchGraph {
     adj_start: Vec<u32>,
     adj: Vec<Adj>,
     port_base: Vec<u32>,
-    hops: Vec<u8>,
+    hops: SwitchHops,
 }
 
 impl SwitchGraph {
@@ -55,39 +51,13 @@ impl SwitchGraph {
         }
         adj_start.push(adj.len() as u32);
         port_base.push(base);
-        let mut g = SwitchGraph {
+        SwitchGraph {
             num_sw,
             adj_start,
             adj,
             port_base,
-            hops: Vec::new(),
-        };
-        g.hops = g.all_pairs_hops();
-        g
-    }
-
-    fn all_pairs_hops(&self) -> Vec<u8> {
-        let s = self.num_sw;
-        let mut hops = vec![UNREACHABLE; s * s];
-        if s == 0 {
-            return hops;
+            hops: SwitchHops::compute(fabric),
         }
-        hops.par_chunks_mut(s).enumerate().for_each(|(src, row)| {
-            let mut queue = VecDeque::with_capacity(s);
-            row[src] = 0;
-            queue.push_back(src as u32);
-            while let Some(u) = queue.pop_front() {
-                let d = row[u as usize];
-                for a in self.neighbours(SwIdx(u)) {
-                    let v = a.peer.ix();
-                    if row[v] == UNREACHABLE {
-                        row[v] = d.saturating_add(1).min(UNREACHABLE - 1);
-                        queue.push_back(v as u32);
-                    }
-                }
-            }
-        });
-        hops
     }
 
     /// Number of switches.
@@ -104,12 +74,12 @@ impl SwitchGraph {
 
     /// Hops between two switches ([`UNREACHABLE`] when disconnected).
     pub fn hops(&self, a: SwIdx, b: SwIdx) -> u8 {
-        self.hops[a.ix() * self.num_sw + b.ix()]
+        self.hops.get(a.ix(), b.ix())
     }
 
     /// Hops from every switch to `b` (the matrix is symmetric).
     pub fn hop_row(&self, b: SwIdx) -> &[u8] {
-        &self.hops[b.ix() * self.num_sw..(b.ix() + 1) * self.num_sw]
+        self.hops.row(b.ix())
     }
 
     /// Dense index of port `p` of switch `s`, for per-port arrays.

@@ -75,6 +75,26 @@ pub struct Fabric {
 
 const NOT_A_SWITCH: u32 = u32::MAX;
 
+/// LIDs owned by a port with LID mask control `lmc`: `2^lmc`, LMC capped
+/// at IB's 7.
+pub fn lids_per_port(lmc: u8) -> u16 {
+    1 << lmc.min(7)
+}
+
+impl Port {
+    /// How many LIDs the port owns from its base LID.
+    pub fn lid_count(&self) -> u16 {
+        lids_per_port(self.lmc)
+    }
+
+    /// Whether `lid` is one of the port's LIDs.
+    pub fn owns_lid(&self, lid: Lid) -> bool {
+        self.lid != 0
+            && self.lid <= lid
+            && u32::from(lid) < u32::from(self.lid) + u32::from(self.lid_count())
+    }
+}
+
 impl Fabric {
     /// All nodes, in input order.
     pub fn nodes(&self) -> &[Node] {
@@ -136,6 +156,16 @@ impl Fabric {
     /// The node of switch `s`.
     pub fn switch_node(&self, s: SwIdx) -> NodeIdx {
         self.switches[s.ix()]
+    }
+
+    /// Switches in OpenSM's `sw_guid_tbl` order: its maps are keyed by the
+    /// network-order GUID, so on x86 they iterate by ascending byte-swapped
+    /// GUID (algorithms.md §2.0). Dumps, port assignment and multicast
+    /// baselines that must match OpenSM all walk switches in this order.
+    pub fn opensm_switch_order(&self) -> Vec<SwIdx> {
+        let mut order: Vec<SwIdx> = (0..self.switches.len() as u32).map(SwIdx).collect();
+        order.sort_by_key(|&s| self.node(self.switch_node(s)).guid.opensm_key());
+        order
     }
 
     /// The switch index of node `n`, if it is a switch.

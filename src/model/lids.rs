@@ -37,7 +37,7 @@ impl LidMap {
             if !is_assigned(p.lid) {
                 continue;
             }
-            let count = 1u32 << p.lmc.min(7);
+            let count = u32::from(p.lid_count());
             for offset in 0..count {
                 let lid = p.lid as u32 + offset;
                 if lid > MAX_UNICAST_LID as u32 {
@@ -147,7 +147,7 @@ pub fn assign_missing_lids(fabric: &mut Fabric) -> Result<usize, Error> {
     for (n, p) in lid_ports(fabric) {
         let port = fabric.port(n, p);
         if is_assigned(port.lid) {
-            let count = 1usize << port.lmc.min(7);
+            let count = usize::from(port.lid_count());
             for l in port.lid as usize..(port.lid as usize + count).min(used.len()) {
                 used[l] = true;
             }

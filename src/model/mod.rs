@@ -8,7 +8,9 @@
 mod builder;
 mod fabric;
 pub mod faults;
+pub mod hops;
 mod ids;
+pub mod image;
 pub mod lft;
 pub mod lids;
 mod link;
@@ -18,10 +20,11 @@ mod outdir;
 pub mod rank;
 pub mod routing;
 pub mod summary;
+pub mod table_set;
 pub mod vl;
 
 pub use builder::{BuildError, FabricBuilder, Linked, NodeSpec};
-pub use fabric::{Fabric, Node, NodeKind, Peer, Port};
+pub use fabric::{Fabric, Node, NodeKind, Peer, Port, lids_per_port};
 pub use faults::{Fault, FaultError, PortRef};
 pub use ids::{Guid, Lid, NodeIdx, PortNum, SwIdx};
 pub use lft::{LFT_BLOCK, Lfts, NO_ROUTE};
@@ -31,4 +34,5 @@ pub use mcast::{ColourLine, GroupColour, McastGroup, McastSummary, Member};
 pub use mft::{MLID_BASE, Mfts, MftsByGuid, PortMask};
 pub use outdir::OutFile;
 pub use routing::{Note, Promise, Routing};
+pub use table_set::{TableKind, TableSet};
 pub use vl::{PathSl, Sl2Vl, VlPlan};

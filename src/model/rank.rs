@@ -3,7 +3,7 @@
 use std::collections::VecDeque;
 
 use super::fabric::{Fabric, NodeKind};
-use super::ids::{NodeIdx, SwIdx};
+use super::ids::{Guid, NodeIdx, SwIdx};
 
 /// Rank of a switch that no BFS source reaches.
 pub const UNRANKED: u32 = u32::MAX;
@@ -69,6 +69,32 @@ pub fn bfs_ranks(fabric: &Fabric, sources: &[SwIdx]) -> Vec<u32> {
 /// Rank of every switch counted from the leaves (leaves are rank 0).
 pub fn leaf_ranks(fabric: &Fabric) -> Vec<u32> {
     bfs_ranks(fabric, &leaf_switches(fabric))
+}
+
+/// The "top" roots: the switches of highest rank counted from the leaves
+/// (`--roots top` of `compile` and `check`). Empty without leaves.
+pub fn top_switches(fabric: &Fabric) -> Vec<SwIdx> {
+    let ranks = leaf_ranks(fabric);
+    let Some(top) = ranks.iter().copied().filter(|&r| r != UNRANKED).max() else {
+        return Vec::new();
+    };
+    (0..fabric.num_switches() as u32)
+        .map(SwIdx)
+        .filter(|s| ranks[s.ix()] == top)
+        .collect()
+}
+
+/// The switches a root GUID file names, in file order, and apart the GUIDs
+/// that name no switch (OpenSM ignores those: `rank_root_node`).
+pub fn switches_by_guid(fabric: &Fabric, guids: &[Guid]) -> (Vec<SwIdx>, Vec<Guid>) {
+    let (mut found, mut ignored) = (Vec::new(), Vec::new());
+    for &g in guids {
+        match fabric.node_by_guid(g).and_then(|n| fabric.switch_index(n)) {
+            Some(s) => found.push(s),
+            None => ignored.push(g),
+        }
+    }
+    (found, ignored)
 }
 
 /// Connected components over all nodes: the component id of each node,

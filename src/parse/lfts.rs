@@ -5,133 +5,29 @@
 //!
 //! Used by `routec diff` and `routec check --lfts`.
 
-use std::ops::Range;
 use std::path::Path;
 
-use crate::emit::image::{self, ImageHeader};
+use super::image;
 use crate::error::{Error, ParseError, Result};
 use crate::io::Bytes;
-use crate::model::{Fabric, Guid, LFT_BLOCK, Lfts, Lid, LidMap, NO_ROUTE};
-
-/// Where a [`TableSet`] came from.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TableKind {
-    /// routec route image (`routes.lft`, possibly zstd-compressed).
-    Image,
-    /// OpenSM `opensm-lfts.dump`.
-    OpensmDump,
-    /// infiniband-diags `ibroute` / `dump_fts` output.
-    Ibroute,
-    /// Built in memory from routed tables.
-    Memory,
-}
-
-/// One switch's forwarding table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SwitchTable {
-    pub guid: Guid,
-    /// The switch's LID (0 when the file does not tell).
-    pub lid: Lid,
-    pub desc: Option<String>,
-    /// NumPorts, when the file tells (images do, dumps do not).
-    pub num_ports: Option<u8>,
-    /// LinearFDBTop: the highest LID with an entry.
-    pub top: Lid,
-    range: Range<usize>,
-}
-
-/// Forwarding tables read from a file: per-switch rows (LID-indexed, padded
-/// with [`NO_ROUTE`] to whole blocks) over one buffer, which for an
-/// uncompressed image is the memory map itself.
-#[derive(Debug)]
-pub struct TableSet {
-    pub kind: TableKind,
-    /// Switches in file order.
-    pub switches: Vec<SwitchTable>,
-    /// LID → port GUID where the file tells (`Guid(0)` = unknown).
-    pub lid_guids: Vec<Guid>,
-    /// The image header, for images.
-    pub header: Option<ImageHeader>,
-    data: Bytes,
-}
-
-impl TableSet {
-    /// The LFT of switch `i`, LID-indexed, whole blocks (entries past `top`
-    /// are [`NO_ROUTE`]).
-    pub fn lft(&self, i: usize) -> &[u8] {
-        &self.data[self.switches[i].range.clone()]
-    }
-
-    /// The output port of switch `i` for `lid` ([`NO_ROUTE`] past the table).
-    pub fn port(&self, i: usize, lid: Lid) -> u8 {
-        self.lft(i).get(lid as usize).copied().unwrap_or(NO_ROUTE)
-    }
-
-    /// The port GUID owning `lid`, when known.
-    pub fn lid_guid(&self, lid: Lid) -> Option<Guid> {
-        self.lid_guids
-            .get(lid as usize)
-            .copied()
-            .filter(|g| g.0 != 0)
-    }
-
-    /// The index of the switch with node GUID `g` (linear; build a map for many).
-    pub fn switch_by_guid(&self, g: Guid) -> Option<usize> {
-        self.switches.iter().position(|s| s.guid == g)
-    }
-
-    /// Tables routed in memory, as `compile` would write them.
-    pub fn from_routing(fabric: &Fabric, lids: &LidMap, lfts: &Lfts) -> TableSet {
-        let switches = fabric
-            .switches()
-            .iter()
-            .enumerate()
-            .map(|(s, &n)| SwitchTable {
-                guid: fabric.node(n).guid,
-                lid: fabric.switch_lid(n),
-                desc: Some(fabric.node(n).desc.clone()),
-                num_ports: Some(fabric.node(n).num_ports),
-                top: lfts.top(),
-                range: s * lfts.stride()..(s + 1) * lfts.stride(),
-            })
-            .collect();
-        TableSet {
-            kind: TableKind::Memory,
-            switches,
-            lid_guids: image::lid_guids_of(fabric, lids),
-            header: None,
-            data: Bytes::Owned(lfts.as_bytes().to_vec()),
-        }
-    }
-
-    /// The tables as a model [`Lfts`] in file switch order, with the largest
-    /// LinearFDBTop of the set (for the verifier).
-    pub fn to_lfts(&self) -> Lfts {
-        let top = self.switches.iter().map(|s| s.top).max().unwrap_or(0);
-        let mut out = Lfts::new(self.switches.len(), top);
-        for (i, row) in out.rows_mut().enumerate() {
-            let src = self.lft(i);
-            let n = src.len().min(row.len());
-            row[..n].copy_from_slice(&src[..n]);
-        }
-        out
-    }
-}
+use crate::model::table_set::{SwitchTable, TableKind, TableSet};
+use crate::model::{Guid, LFT_BLOCK, Lid, NO_ROUTE, OutFile};
 
 /// Reads tables from `path`: a `compile` output directory (its
 /// `routes.lft`, `routes.lft.zst` or `opensm-lfts.dump`, in that order), a
 /// route image, or an OpenSM / ibroute text dump, any of them zstd-compressed.
 pub fn read_tables(path: &Path) -> Result<TableSet> {
     if path.is_dir() {
-        let pick = ["routes.lft", "routes.lft.zst", "opensm-lfts.dump"]
+        let names = OutFile::TABLES.map(OutFile::name);
+        let pick = names
             .iter()
             .map(|f| path.join(f))
             .find(|p| p.is_file())
             .ok_or_else(|| {
                 Error::Input(format!(
-                    "{}: no routes.lft, routes.lft.zst or opensm-lfts.dump in this directory",
-                    path.display()
+                    "{}: no {} in this directory",
+                    path.display(),
+                    names.join(", ")
                 ))
             })?;
         return read_tables(&pick);

@@ -6,6 +6,7 @@
 pub mod faults;
 pub mod guids;
 pub mod ibnetdiscover;
+pub mod image;
 pub mod lfts;
 pub mod mcast_colours;
 pub mod mcast_groups;

@@ -44,7 +44,7 @@ impl Engine for MinHop {
         opts: &RouteOptions,
     ) -> Result<Routing, RouteError> {
         let g = SwitchGraph::new(fabric);
-        let dist = Distances::compute(&g);
+        let dist = Distances::compute(fabric);
         let order = order::port_order(fabric, &g, opts.node_order.as_deref());
         let lfts = assign::assign(
             fabric,

@@ -12,7 +12,7 @@ use super::opensm::assign::{self, LeastHops};
 use super::opensm::hops::Distances;
 use super::opensm::{NO_PATH, SwitchGraph, order};
 use super::{Engine, Note, Promise, RootSpec, RouteError, RouteOptions, Routing};
-use crate::model::rank::{self, UNRANKED};
+use crate::model::rank;
 use crate::model::{Fabric, LidMap, SwIdx};
 
 /// OpenSM's up/down engine.
@@ -58,16 +58,8 @@ pub fn find_roots(
     let mut is_root = vec![false; g.num_switches()];
     match spec {
         RootSpec::Guids(guids) => {
-            let mut ignored = Vec::new();
-            for &guid in guids {
-                match fabric
-                    .node_by_guid(guid)
-                    .and_then(|n| fabric.switch_index(n))
-                {
-                    Some(s) => is_root[s.ix()] = true,
-                    None => ignored.push(guid),
-                }
-            }
+            let (found, ignored) = rank::switches_by_guid(fabric, guids);
+            found.iter().for_each(|s| is_root[s.ix()] = true);
             if let Some(first) = ignored.first() {
                 notes.push(Note {
                     code: "R003",
@@ -80,7 +72,7 @@ pub fn find_roots(
             }
         }
         RootSpec::Auto => {
-            is_root = histogram_roots(fabric, &Distances::compute(g));
+            is_root = histogram_roots(fabric, &Distances::compute(fabric));
             let n = g.num_switches();
             if n > 1 && is_root.iter().all(|&r| r) {
                 notes.push(Note {
@@ -94,14 +86,9 @@ pub fn find_roots(
                 });
             }
         }
-        RootSpec::Top => {
-            let ranks = rank::leaf_ranks(fabric);
-            if let Some(top) = ranks.iter().copied().filter(|&r| r != UNRANKED).max() {
-                for (s, &r) in ranks.iter().enumerate() {
-                    is_root[s] = r == top;
-                }
-            }
-        }
+        RootSpec::Top => rank::top_switches(fabric)
+            .iter()
+            .for_each(|s| is_root[s.ix()] = true),
     }
     let roots: Vec<SwIdx> = g
         .guid_order

@@ -111,7 +111,7 @@ pub fn trace(
             continue;
         }
         let p = fabric.port(next.node, next.port);
-        let owns = p.lid <= lid && (lid as u32) < p.lid as u32 + (1u32 << p.lmc.min(7));
+        let owns = p.owns_lid(lid);
         return if owns {
             Ok(())
         } else {

@@ -9,7 +9,6 @@
 //! the channel dependency graph. Results are [`Finding`]s with stable codes
 //! (`formats/findings.md`), gathered in a [`Verdict`].
 
-pub mod cabling;
 mod cdg;
 pub mod congestion;
 pub mod finding;

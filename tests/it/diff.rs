@@ -9,9 +9,10 @@ use std::path::Path;
 
 use assert_cmd::Command;
 use routec::diff::diff_tables;
+use routec::model::TableSet;
 use routec::model::faults::{Fault, PortRef};
 use routec::model::{Fabric, Guid, LFT_BLOCK, Lfts, LidMap};
-use routec::parse::lfts::{TableSet, parse_text, read_tables};
+use routec::parse::lfts::{parse_text, read_tables};
 use routec::parse::{LoadOptions, load_topology};
 use routec::route::{RouteOptions, engine_by_name};
 

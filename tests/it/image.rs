@@ -7,7 +7,8 @@ use std::path::Path;
 use routec::emit::image::{self, ImageSwitch};
 use routec::io::Bytes;
 use routec::model::{Fabric, FabricBuilder, Guid, Lfts, LidMap, NodeKind, NodeSpec};
-use routec::parse::lfts::{TableKind, TableSet, parse_tables, read_tables};
+use routec::model::{TableKind, TableSet};
+use routec::parse::lfts::{parse_tables, read_tables};
 use routec::parse::{LoadOptions, load_topology};
 use routec::route::{RouteOptions, engine_by_name};
 
@@ -25,8 +26,8 @@ fn ft2() -> (Fabric, LidMap, Lfts) {
 
 fn image_bytes(f: &Fabric, lids: &LidMap, lfts: &Lfts, zstd: bool) -> Vec<u8> {
     let sw = image::switches_of(f, lfts);
-    let lg = image::lid_guids_of(f, lids);
-    let fp = image::fabric_fingerprint(f);
+    let lg = routec::model::table_set::lid_port_guids(f, lids);
+    let fp = routec::model::image::fabric_fingerprint(f);
     let mut out = Vec::new();
     if zstd {
         image::write_image_zstd(&mut out, "engine=minhop", &fp, &sw, &lg).unwrap();
@@ -75,7 +76,10 @@ fn image_round_trip_plain_and_compressed() {
         assert_same_tables(&t, &f, &lids, &lfts, true);
         let h = t.header.as_ref().unwrap();
         assert_eq!(h.meta, "engine=minhop");
-        assert_eq!(h.fabric_fingerprint, image::fabric_fingerprint(&f));
+        assert_eq!(
+            h.fabric_fingerprint,
+            routec::model::image::fabric_fingerprint(&f)
+        );
         assert_eq!(t.to_lfts(), lfts);
     }
     // Both variants hold the same image; the compressed one is deterministic.
@@ -142,7 +146,7 @@ fn example() -> Vec<u8> {
         "engine=minhop",
         &[0xAB; 32],
         &sw,
-        &image::lid_guids_of(&f, &lids),
+        &routec::model::table_set::lid_port_guids(&f, &lids),
     )
     .unwrap();
     out
@@ -216,7 +220,10 @@ fn fingerprint_ignores_input_order_but_sees_cables() {
     let g = routec::parse::parse_topology("rev", &reversed, &LoadOptions::default())
         .unwrap()
         .fabric;
-    assert_eq!(image::fabric_fingerprint(&f), image::fabric_fingerprint(&g));
+    assert_eq!(
+        routec::model::image::fabric_fingerprint(&f),
+        routec::model::image::fabric_fingerprint(&g)
+    );
     let cut = text
         .lines()
         .filter(|l| {
@@ -229,7 +236,10 @@ fn fingerprint_ignores_input_order_but_sees_cables() {
         .unwrap()
         .fabric;
     assert_eq!(h.links().count() + 1, f.links().count());
-    assert_ne!(image::fabric_fingerprint(&f), image::fabric_fingerprint(&h));
+    assert_ne!(
+        routec::model::image::fabric_fingerprint(&f),
+        routec::model::image::fabric_fingerprint(&h)
+    );
 }
 
 #[test]

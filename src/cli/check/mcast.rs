@@ -10,7 +10,7 @@ use super::CheckArgs;
 use crate::cli::common::Global;
 use crate::emit::report::InputRecord;
 use crate::error::{Error, Result};
-use crate::model::{Fabric, GroupColour, McastGroup, SwIdx};
+use crate::model::{Fabric, GroupColour, McastGroup, OutFile, SwIdx};
 use crate::parse::mcast_colours::parse_colours;
 use crate::parse::mcast_groups::load_groups;
 use crate::parse::mcfdbs::parse_mcfdbs;
@@ -76,7 +76,7 @@ pub(super) fn mcast_inputs(args: &CheckArgs) -> Result<Option<McastInputs>> {
         let dir = args.lfts.as_ref().filter(|p| p.is_dir())?;
         Some(dir.join(name)).filter(|p| p.is_file())
     };
-    let mcfdbs = match (args.mcfdbs.clone(), beside("opensm.mcfdbs")) {
+    let mcfdbs = match (args.mcfdbs.clone(), beside(OutFile::Mcfdbs.name())) {
         (Some(p), _) | (None, Some(p)) => p,
         (None, None) if args.mcast.is_some() => {
             return Err(Error::Usage(
@@ -91,7 +91,7 @@ pub(super) fn mcast_inputs(args: &CheckArgs) -> Result<Option<McastInputs>> {
         Some(p) => p.clone(),
         None => recorded_groups(dir, &mcfdbs)?,
     };
-    let colours = Some(dir.join("mcast-colors.txt")).filter(|p| p.is_file());
+    let colours = Some(dir.join(OutFile::McastColours.name())).filter(|p| p.is_file());
     Ok(Some(McastInputs {
         mcfdbs,
         groups,
@@ -108,7 +108,7 @@ fn recorded_groups(dir: &Path, mcfdbs: &Path) -> Result<PathBuf> {
             mcfdbs.display()
         ))
     };
-    let report = dir.join("report.json");
+    let report = dir.join(OutFile::Report.name());
     if !report.is_file() {
         return Err(missing(
             "no report.json beside it names the groups file".into(),

@@ -29,7 +29,8 @@ pub(super) fn write_outputs(
     }
     let mut set = OutputSet::new(&args.outdir, args.check);
     // Hashing the topology is needed only by the image and the report.
-    let fingerprint = std::cell::LazyCell::new(|| image::fabric_fingerprint(&run.fabric));
+    let fingerprint =
+        std::cell::LazyCell::new(|| crate::model::image::fabric_fingerprint(&run.fabric));
     if job.wants(Emit::Image) {
         stage_image(&mut set, args, job, run, &fingerprint)?;
     }
@@ -107,7 +108,7 @@ fn stage_image(
 ) -> Result<()> {
     let meta = image_meta(args, job);
     let sw = image::switches_of(&run.fabric, &run.routing.lfts);
-    let lg = image::lid_guids_of(&run.fabric, &run.lids);
+    let lg = crate::model::table_set::lid_port_guids(&run.fabric, &run.lids);
     let (file, stale) = if args.compress {
         (OutFile::ImageZst, OutFile::Image)
     } else {

@@ -77,7 +77,7 @@ fn end_ports(fabric: &Fabric, r: &Ranked) -> Vec<EndPort> {
                 sw_port: peer.port,
                 port_guid: port.guid,
                 lid: port.lid,
-                nlids: 1u16 << port.lmc.min(7),
+                nlids: port.lid_count(),
                 compute,
             });
         }
@@ -135,7 +135,7 @@ pub fn build(fabric: &Fabric, r: &Ranked, order: Option<&[Guid]>) -> Dests {
             list.push(Dest {
                 d: (num_nodes + t) as u32,
                 lid: port0.lid,
-                nlids: 1u16 << port0.lmc.min(7),
+                nlids: port0.lid_count(),
                 local_port: 0,
             });
         }

@@ -116,7 +116,7 @@ fn fill_unranked(fabric: &Fabric, sw: SwIdx, row: &mut [u8]) {
     let node = fabric.switch_node(sw);
     let mut put = |lid: u16, lmc: u8, port: u8| {
         let lo = lid as usize;
-        let hi = (lo + (1usize << lmc.min(7))).min(row.len());
+        let hi = (lo + usize::from(crate::model::lids_per_port(lmc))).min(row.len());
         if lid != 0 && lo < hi {
             row[lo..hi].fill(port);
         }

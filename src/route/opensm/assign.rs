@@ -41,7 +41,7 @@ pub fn assign(
     let mut lfts = Lfts::new(n, max_lid);
     let max_offsets = order
         .iter()
-        .map(|t| 1u32 << t.lmc.min(7))
+        .map(|t| u32::from(crate::model::lids_per_port(t.lmc)))
         .max()
         .unwrap_or(1);
     let num_ports: Vec<u32> = (0..n)
@@ -63,7 +63,7 @@ pub fn assign(
             sc.cnt = [0; 256];
             for off in 0..max_offsets {
                 for t in order {
-                    if off >= 1u32 << t.lmc.min(7) {
+                    if off >= u32::from(crate::model::lids_per_port(t.lmc)) {
                         continue;
                     }
                     let lid = t.lid as usize + off as usize;

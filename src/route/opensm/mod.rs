@@ -57,8 +57,7 @@ impl SwitchGraph {
                     .unwrap_or(u32::MAX)
             })
             .collect();
-        let mut guid_order: Vec<SwIdx> = (0..n as u32).map(SwIdx).collect();
-        guid_order.sort_by_key(|s| fabric.node(fabric.switch_node(*s)).guid.opensm_key());
+        let guid_order = fabric.opensm_switch_order();
         SwitchGraph {
             start,
             port,

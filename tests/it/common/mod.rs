@@ -79,21 +79,13 @@ pub fn subnet_lst(path: &Path) -> (Fabric, LidMap) {
 }
 
 /// Reads tables (an `opensm-lfts.dump`, ...) with `parse::lfts` and lays
-/// them out in `fabric`'s switch order, matched by GUID; LIDs above the
-/// fabric's largest are dropped.
+/// them out in `fabric`'s switch order with the library's own alignment.
 pub fn lfts_for(fabric: &Fabric, lids: &LidMap, path: &Path) -> Lfts {
     let set = routec::parse::lfts::read_tables(path).unwrap();
-    let mut out = Lfts::new(fabric.num_switches(), lids.max_lid());
-    for (i, t) in set.switches.iter().enumerate() {
-        let sw = fabric
-            .node_by_guid(t.guid)
-            .and_then(|n| fabric.switch_index(n))
-            .unwrap_or_else(|| panic!("{}: unknown switch {}", path.display(), t.guid));
-        let (src, row) = (set.lft(i), out.row_mut(sw.ix()));
-        let n = src.len().min(row.len());
-        row[..n].copy_from_slice(&src[..n]);
-    }
-    out
+    let aligned = set
+        .align(fabric, lids)
+        .unwrap_or_else(|g| panic!("{}: unknown switch {g}", path.display()));
+    aligned.lfts
 }
 
 /// Runs `routec ARGS` in `cwd`: (exit code, stdout). A panic in the binary

@@ -1,0 +1,220 @@
+//! Reads `routes.lft`, the binary route image (`formats/route-image.md`),
+//! whose layout `model::image` defines: the header, the switch directory
+//! and the LID table are decoded and bounds-checked; rows stay in the
+//! caller's buffer (usually a memory map) and are handed out with no copy.
+
+use crate::model::image::{
+    DIR_ENTRY_LEN, HEADER_LEN, ImageHeader, MAGIC, VERSION, content_digest, field,
+};
+use crate::model::{Guid, LFT_BLOCK};
+
+/// A switch directory entry, decoded; `table` is a byte range of the image.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirEntry {
+    pub guid: Guid,
+    pub lid: u16,
+    pub top: u16,
+    pub num_ports: u8,
+    pub desc: String,
+    pub table: std::ops::Range<usize>,
+}
+
+/// A validated image: header, directory, LID table. Rows stay in the
+/// caller's buffer (the memory map), addressed by [`DirEntry::table`].
+#[derive(Clone, Debug)]
+pub struct ImageIndex {
+    pub header: ImageHeader,
+    pub switches: Vec<DirEntry>,
+    pub lid_guids: Vec<Guid>,
+}
+
+/// Why an image cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("route image: {0}")]
+pub struct ImageError(pub String);
+
+fn bad(msg: impl Into<String>) -> ImageError {
+    ImageError(msg.into())
+}
+
+struct Cursor<'a>(&'a [u8]);
+
+impl Cursor<'_> {
+    fn bytes(&self, at: usize, n: usize) -> Result<&[u8], ImageError> {
+        at.checked_add(n)
+            .and_then(|end| self.0.get(at..end))
+            .ok_or_else(|| {
+                bad(format!(
+                    "truncated: {n} bytes at offset {at} are past the end"
+                ))
+            })
+    }
+    fn u16(&self, at: usize) -> Result<u16, ImageError> {
+        Ok(u16::from_le_bytes(
+            self.bytes(at, 2)?.try_into().unwrap_or_default(),
+        ))
+    }
+    fn u32(&self, at: usize) -> Result<u32, ImageError> {
+        Ok(u32::from_le_bytes(
+            self.bytes(at, 4)?.try_into().unwrap_or_default(),
+        ))
+    }
+    fn u64(&self, at: usize) -> Result<usize, ImageError> {
+        let v = u64::from_le_bytes(self.bytes(at, 8)?.try_into().unwrap_or_default());
+        usize::try_from(v).map_err(|_| bad(format!("offset {v} does not fit in memory")))
+    }
+    fn digest(&self, at: usize) -> Result<[u8; 32], ImageError> {
+        Ok(self.bytes(at, 32)?.try_into().unwrap_or_default())
+    }
+}
+
+/// Whether `bytes` start like an (uncompressed) route image.
+pub fn is_image(bytes: &[u8]) -> bool {
+    bytes.starts_with(&MAGIC)
+}
+
+/// Decodes and bounds-checks the header, directory and LID table of an image.
+/// The content digest is not recomputed here (that reads every row): call
+/// [`verify_digest`] when the bytes may be damaged.
+pub fn read_index(bytes: &[u8]) -> Result<ImageIndex, ImageError> {
+    let c = Cursor(bytes);
+    if !is_image(bytes) {
+        return Err(bad("not a routec route image (bad magic)"));
+    }
+    let version = c.u32(field::VERSION)?;
+    if version != VERSION {
+        return Err(bad(format!(
+            "version {version} is not supported (this build reads {VERSION})"
+        )));
+    }
+    let num_switches = c.u32(field::NUM_SWITCHES)? as usize;
+    let num_lids = c.u32(field::NUM_LIDS)? as usize;
+    let (dir, lid_table, strings, strings_len) = (
+        c.u64(field::DIR)?,
+        c.u64(field::LID_TABLE)?,
+        c.u64(field::STRINGS)?,
+        c.u64(field::STRINGS_LEN)?,
+    );
+    let file_len = c.u64(field::FILE_LEN)?;
+    if file_len != bytes.len() {
+        return Err(bad(format!(
+            "header says {file_len} bytes, file has {}",
+            bytes.len()
+        )));
+    }
+    let meta_len = c.u32(field::META_LEN)? as usize;
+    let meta = String::from_utf8_lossy(c.bytes(HEADER_LEN, meta_len)?).into_owned();
+    let header = ImageHeader {
+        version,
+        meta,
+        fabric_fingerprint: c.digest(field::FINGERPRINT)?,
+        content_digest: c.digest(field::DIGEST)?,
+    };
+    let names = c.bytes(strings, strings_len)?;
+    let mut switches = Vec::with_capacity(num_switches.min(bytes.len() / DIR_ENTRY_LEN));
+    for i in 0..num_switches {
+        let e = dir + i * DIR_ENTRY_LEN;
+        let start = c.u64(e + 8)?;
+        let len = c.u16(e + 20)? as usize * LFT_BLOCK;
+        c.bytes(start, len)?;
+        let (d_at, d_len) = (c.u32(e + 24)? as usize, c.u32(e + 28)? as usize);
+        let desc = d_at
+            .checked_add(d_len)
+            .and_then(|end| names.get(d_at..end))
+            .ok_or_else(|| bad(format!("switch {i}: description outside the string table")))?;
+        let top = c.u16(e + 18)?;
+        if top as usize >= len.max(1) {
+            return Err(bad(format!(
+                "switch {i}: LinearFDBTop {top} beyond its {len} entries"
+            )));
+        }
+        switches.push(DirEntry {
+            guid: Guid(c.u64(e)? as u64),
+            lid: c.u16(e + 16)?,
+            top,
+            num_ports: c.bytes(e + 22, 1)?[0],
+            desc: String::from_utf8_lossy(desc).into_owned(),
+            table: start..start + len,
+        });
+    }
+    let lids = c.bytes(lid_table, num_lids * 8)?;
+    let lid_guids = lids
+        .chunks_exact(8)
+        .map(|b| Guid(u64::from_le_bytes(b.try_into().unwrap_or_default())))
+        .collect();
+    Ok(ImageIndex {
+        header,
+        switches,
+        lid_guids,
+    })
+}
+
+/// Recomputes the content digest and compares it with the header's.
+pub fn verify_digest(bytes: &[u8], index: &ImageIndex) -> Result<(), ImageError> {
+    let c = Cursor(bytes);
+    let dir = c.u64(field::DIR)?;
+    let body = c.bytes(dir, c.u64(field::TABLES)?.saturating_sub(dir))?;
+    let got = content_digest(body, index.switches.iter().map(|s| &bytes[s.table.clone()]));
+    if got != index.header.content_digest {
+        return Err(bad("content digest mismatch: the image is damaged"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emit::image::{ImageSwitch, write_image};
+
+    fn tiny() -> (Vec<u8>, Vec<u8>) {
+        let mut a = vec![0xFFu8; 64];
+        a[1] = 1;
+        a[2] = 0;
+        let mut b = vec![0xFFu8; 64];
+        b[1] = 2;
+        b[2] = 1;
+        (a, b)
+    }
+
+    #[test]
+    fn write_then_index_round_trips() {
+        let (a, b) = tiny();
+        let sw = [
+            ImageSwitch {
+                guid: Guid(0x20),
+                lid: 2,
+                num_ports: 4,
+                top: 3,
+                desc: "s1",
+                lft: &a,
+            },
+            ImageSwitch {
+                guid: Guid(0x21),
+                lid: 3,
+                num_ports: 4,
+                top: 3,
+                desc: "s2 x",
+                lft: &b,
+            },
+        ];
+        let lg = [Guid(0), Guid(0x11), Guid(0x20), Guid(0x21)];
+        let mut out = Vec::new();
+        write_image(&mut out, "engine=minhop", &[7; 32], &sw, &lg).unwrap();
+        assert_eq!(out.len() % 64, 0);
+        let idx = read_index(&out).unwrap();
+        verify_digest(&out, &idx).unwrap();
+        assert_eq!(idx.header.meta, "engine=minhop");
+        assert_eq!(idx.lid_guids, lg);
+        assert_eq!(idx.switches[1].desc, "s2 x");
+        assert_eq!(&out[idx.switches[0].table.clone()], &a[..]);
+        assert_eq!(&out[idx.switches[1].table.clone()], &b[..]);
+        assert_eq!(idx.switches[1].table.start % 64, 0);
+        let mut damaged = out.clone();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 1;
+        assert!(verify_digest(&damaged, &idx).is_err());
+        for cut in [0, 10, 100, out.len() - 1] {
+            assert!(read_index(&out[..cut]).is_err(), "cut at {cut}");
+        }
+    }
+}
