@@ -13,8 +13,8 @@ use serde::Serialize;
 
 use crate::emit::outputs::{OutputRecord, OutputStatus};
 use crate::error::Result;
+use crate::model::Note;
 use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE, NodeKind};
-use crate::route::Note;
 
 /// Version of the `report.json` schema.
 pub const REPORT_SCHEMA_VERSION: u32 = 1;

@@ -14,6 +14,7 @@ mod guid_files;
 mod ibdmchk;
 mod image;
 mod info;
+mod layers;
 mod mcast;
 mod mcast_check;
 mod mcast_diff;
