@@ -77,106 +77,108 @@ fn parallel(f: &Fabric, a: Guid, b: Guid) -> usize {
 
 /// Compares `actual` with `expected`.
 pub fn compare(expected: &Fabric, actual: &Fabric) -> CablingReport {
-    let mut out = BTreeSet::new();
-    let mut add = |kind, message: String, minhop: bool, routes: bool| {
-        out.insert(Change {
+    let mut found = Found::default();
+    found.nodes(expected, actual);
+    found.cables(expected, actual);
+    found.lids(expected, actual);
+    let changes: Vec<Change> = found.0.into_iter().collect();
+    CablingReport {
+        routes_invalidated: changes.iter().any(|c| c.invalidates_routes),
+        changes,
+    }
+}
+
+/// The changes found so far, in report order.
+#[derive(Default)]
+struct Found(BTreeSet<Change>);
+
+impl Found {
+    fn add(&mut self, kind: ChangeKind, message: String, minhop: bool, routes: bool) {
+        self.0.insert(Change {
             kind,
             message,
             invalidates_minhop: minhop,
             invalidates_routes: routes,
         });
-    };
-    for (f, g, new) in [(actual, expected, true), (expected, actual, false)] {
-        for n in f.node_indices() {
-            if g.node_by_guid(f.node(n).guid).is_some() {
+    }
+
+    /// Switches and CAs on one side only; a switch invalidates routing.
+    fn nodes(&mut self, expected: &Fabric, actual: &Fabric) {
+        for (f, g, new) in [(actual, expected, true), (expected, actual, false)] {
+            for n in f.node_indices() {
+                if g.node_by_guid(f.node(n).guid).is_some() {
+                    continue;
+                }
+                let sw = f.node(n).kind == NodeKind::Switch;
+                let kind = match (sw, new) {
+                    (true, true) => ChangeKind::NewSwitch,
+                    (true, false) => ChangeKind::MissingSwitch,
+                    (false, true) => ChangeKind::NewCa,
+                    (false, false) => ChangeKind::MissingCa,
+                };
+                let what = if new { "new" } else { "missing" };
+                self.add(kind, format!("{what} {}", node_name(f, n)), sw, sw);
+            }
+        }
+    }
+
+    /// Cables between nodes both sides know: missing, moved or new. Losing
+    /// the last cable between two switches invalidates min-hop routing.
+    fn cables(&mut self, expected: &Fabric, actual: &Fabric) {
+        let (ce, ca) = (cables(expected), cables(actual));
+        let known =
+            |g: Guid| expected.node_by_guid(g).is_some() && actual.node_by_guid(g).is_some();
+        let moved = |a: End, b: End, c: End| {
+            format!(
+                "{}/{} now leads to {}/{} instead of {}/{}",
+                a.0, a.1, c.0, c.1, b.0, b.1
+            )
+        };
+        for (&a, &b) in &ce {
+            if a > b || ca.get(&a) == Some(&b) || !known(a.0) || !known(b.0) {
                 continue;
             }
-            let sw = f.node(n).kind == NodeKind::Switch;
-            let kind = match (sw, new) {
-                (true, true) => ChangeKind::NewSwitch,
-                (true, false) => ChangeKind::MissingSwitch,
-                (false, true) => ChangeKind::NewCa,
-                (false, false) => ChangeKind::MissingCa,
+            let sw_sw = is_switch(expected, a.0) && is_switch(expected, b.0);
+            let last = sw_sw && parallel(actual, a.0, b.0) == 0;
+            let (kind, msg) = match (ca.get(&a), ca.get(&b)) {
+                (Some(&c), _) => (ChangeKind::MovedCable, moved(a, b, c)),
+                (None, Some(&c)) => (ChangeKind::MovedCable, moved(b, a, c)),
+                (None, None) => (
+                    ChangeKind::MissingCable,
+                    format!("missing cable {}/{} - {}/{}", a.0, a.1, b.0, b.1),
+                ),
             };
-            add(
-                kind,
-                format!(
-                    "{} {}",
-                    if new { "new" } else { "missing" },
-                    node_name(f, n)
-                ),
-                sw,
-                sw,
-            );
+            self.add(kind, msg, last, sw_sw);
+        }
+        for (&a, &b) in &ca {
+            if a > b || !known(a.0) || !known(b.0) || ce.contains_key(&a) || ce.contains_key(&b) {
+                continue;
+            }
+            let msg = format!("new cable {}/{} - {}/{}", a.0, a.1, b.0, b.1);
+            self.add(ChangeKind::NewCable, msg, false, false);
         }
     }
-    let (ce, ca) = (cables(expected), cables(actual));
-    let known = |g: Guid| expected.node_by_guid(g).is_some() && actual.node_by_guid(g).is_some();
-    for (&a, &b) in &ce {
-        if a > b || ca.get(&a) == Some(&b) || !known(a.0) || !known(b.0) {
-            continue;
-        }
-        let sw_sw = is_switch(expected, a.0) && is_switch(expected, b.0);
-        let last = sw_sw && parallel(actual, a.0, b.0) == 0;
-        let (kind, msg) = match (ca.get(&a), ca.get(&b)) {
-            (Some(&c), _) => (
-                ChangeKind::MovedCable,
-                format!(
-                    "{}/{} now leads to {}/{} instead of {}/{}",
-                    a.0, a.1, c.0, c.1, b.0, b.1
-                ),
-            ),
-            (None, Some(&c)) => (
-                ChangeKind::MovedCable,
-                format!(
-                    "{}/{} now leads to {}/{} instead of {}/{}",
-                    b.0, b.1, c.0, c.1, a.0, a.1
-                ),
-            ),
-            (None, None) => (
-                ChangeKind::MissingCable,
-                format!("missing cable {}/{} - {}/{}", a.0, a.1, b.0, b.1),
-            ),
+
+    /// Ports whose LID changed: every route to them must change.
+    fn lids(&mut self, expected: &Fabric, actual: &Fabric) {
+        let lids = |f: &Fabric| -> BTreeMap<End, Lid> {
+            f.node_indices()
+                .flat_map(|n| {
+                    f.ports(n)
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| crate::model::lids::is_assigned(p.lid))
+                        .map(move |(i, p)| ((f.node(n).guid, i as PortNum), p.lid))
+                })
+                .collect()
         };
-        add(kind, msg, last, sw_sw);
-    }
-    for (&a, &b) in &ca {
-        if a > b || !known(a.0) || !known(b.0) || ce.contains_key(&a) || ce.contains_key(&b) {
-            continue;
+        let (le, la) = (lids(expected), lids(actual));
+        for (k, l) in &le {
+            if let Some(m) = la.get(k).filter(|m| *m != l) {
+                let msg = format!("{}/{}: LID {l} is now {m}", k.0, k.1);
+                self.add(ChangeKind::LidChange, msg, false, true);
+            }
         }
-        add(
-            ChangeKind::NewCable,
-            format!("new cable {}/{} - {}/{}", a.0, a.1, b.0, b.1),
-            false,
-            false,
-        );
-    }
-    let lids = |f: &Fabric| -> BTreeMap<End, Lid> {
-        f.node_indices()
-            .flat_map(|n| {
-                f.ports(n)
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, p)| crate::model::lids::is_assigned(p.lid))
-                    .map(move |(i, p)| ((f.node(n).guid, i as PortNum), p.lid))
-            })
-            .collect()
-    };
-    let (le, la) = (lids(expected), lids(actual));
-    for (k, l) in &le {
-        if let Some(m) = la.get(k).filter(|m| *m != l) {
-            add(
-                ChangeKind::LidChange,
-                format!("{}/{}: LID {l} is now {m}", k.0, k.1),
-                false,
-                true,
-            );
-        }
-    }
-    let changes: Vec<Change> = out.into_iter().collect();
-    CablingReport {
-        routes_invalidated: changes.iter().any(|c| c.invalidates_routes),
-        changes,
     }
 }
 

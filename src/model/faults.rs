@@ -68,44 +68,14 @@ impl Fabric {
             let err = |message: String| FaultError { index, message };
             match fault {
                 Fault::Link { end, other } => {
-                    let (n, p) = self.resolve_port(end).map_err(err)?;
-                    let Some(peer) = self.port(n, p).peer else {
-                        return Err(err(format!("{end}: there is no cable on this port")));
-                    };
-                    if let Some(o) = other {
-                        let (on, op) = self.resolve_port(o).map_err(err)?;
-                        if (on, op) != (peer.node, peer.port) {
-                            return Err(err(format!(
-                                "{end} is cabled to {}/{}, not to {o}",
-                                self.node(peer.node).guid,
-                                peer.port
-                            )));
-                        }
-                    }
-                    if work.port(n, p).peer.is_some() {
-                        work.unlink(n, p);
-                        summary.cables_removed += 1;
-                    }
+                    let (n, p) = self.cabled_port(end, other.as_ref()).map_err(err)?;
+                    summary.cables_removed += work.cut(n, p);
                 }
                 Fault::Port(pr) => {
                     let (n, p) = self.resolve_port(pr).map_err(err)?;
-                    if work.port(n, p).peer.is_some() {
-                        work.unlink(n, p);
-                        summary.cables_removed += 1;
-                    }
+                    summary.cables_removed += work.cut(n, p);
                 }
-                Fault::Switch(g) => {
-                    let n = self
-                        .node_by_guid(*g)
-                        .ok_or_else(|| err(format!("no switch with GUID {g}")))?;
-                    if self.node(n).kind != NodeKind::Switch {
-                        return Err(err(format!(
-                            "{g} is a {:?}, not a switch",
-                            self.node(n).kind
-                        )));
-                    }
-                    dead[n.ix()] = true;
-                }
+                Fault::Switch(g) => dead[self.switch_by_guid(*g).map_err(err)?.ix()] = true,
                 Fault::Node(g) => {
                     let n = self
                         .node_by_guid(*g)
@@ -116,21 +86,7 @@ impl Fabric {
             }
         }
         summary.nodes_removed = dead.iter().filter(|&&d| d).count();
-        // An end node whose last cable went with a fault is invisible to an
-        // SM: drop it rather than report it unreachable. End nodes that had
-        // no cable in the input are left as they were.
-        let isolated: Vec<bool> = self
-            .node_indices()
-            .map(|n| {
-                !dead[n.ix()]
-                    && self.is_endpoint(n)
-                    && self.ports(n).iter().any(|p| p.peer.is_some())
-                    && work
-                        .ports(n)
-                        .iter()
-                        .all(|p| p.peer.is_none_or(|q| dead[q.node.ix()]))
-            })
-            .collect();
+        let isolated = self.isolated_by(&work, &dead);
         summary.isolated = self
             .node_indices()
             .filter(|n| isolated[n.ix()])
@@ -140,6 +96,66 @@ impl Fabric {
             .rebuild_retaining(|n| !dead[n.ix()] && !isolated[n.ix()])
             .build();
         Ok((result, summary))
+    }
+
+    /// The port a `link` fault names, checked to carry a cable (to `other`,
+    /// when the fault names the far end too).
+    fn cabled_port(
+        &self,
+        end: &PortRef,
+        other: Option<&PortRef>,
+    ) -> Result<(NodeIdx, PortNum), String> {
+        let (n, p) = self.resolve_port(end)?;
+        let Some(peer) = self.port(n, p).peer else {
+            return Err(format!("{end}: there is no cable on this port"));
+        };
+        if let Some(o) = other
+            && self.resolve_port(o)? != (peer.node, peer.port)
+        {
+            let far = self.node(peer.node).guid;
+            return Err(format!(
+                "{end} is cabled to {far}/{}, not to {o}",
+                peer.port
+            ));
+        }
+        Ok((n, p))
+    }
+
+    /// Removes the cable on port `p` of `n`, if still there: 1 if it was.
+    fn cut(&mut self, n: NodeIdx, p: PortNum) -> usize {
+        let had = self.port(n, p).peer.is_some();
+        if had {
+            self.unlink(n, p);
+        }
+        usize::from(had)
+    }
+
+    /// The switch with node GUID `g`.
+    fn switch_by_guid(&self, g: Guid) -> Result<NodeIdx, String> {
+        let n = self
+            .node_by_guid(g)
+            .ok_or_else(|| format!("no switch with GUID {g}"))?;
+        if self.node(n).kind != NodeKind::Switch {
+            return Err(format!("{g} is a {:?}, not a switch", self.node(n).kind));
+        }
+        Ok(n)
+    }
+
+    /// End nodes whose last cable went with a fault (in `work`, or to a
+    /// `dead` node): invisible to an SM, so dropped rather than reported
+    /// unreachable. End nodes that had no cable in the input stay.
+    fn isolated_by(&self, work: &Fabric, dead: &[bool]) -> Vec<bool> {
+        self.node_indices()
+            .map(|n| {
+                !dead[n.ix()]
+                    && self.is_endpoint(n)
+                    && self.ports(n).iter().any(|p| p.peer.is_some())
+                    && work
+                        .ports(n)
+                        .iter()
+                        .all(|p| p.peer.is_none_or(|q| dead[q.node.ix()]))
+            })
+            .collect()
     }
 
     fn resolve_port(&self, r: &PortRef) -> Result<(NodeIdx, PortNum), String> {

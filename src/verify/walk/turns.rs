@@ -1,0 +1,191 @@
+//! The turns of a destination's in-tree, which become the channel
+//! dependency graph (algorithms.md §3.2): per SL when the paths toward the
+//! destination use several, with the VL of every hop from the SL2VL tables
+//! (`model::vl`), and the up/down violations among them.
+
+use super::super::topo::{Link, Target};
+use super::super::updown;
+use super::{Acc, WalkCtx};
+use crate::model::{Lid, PortNum};
+
+impl Acc {
+    /// Marks the turns of the in-tree toward `lid`. Routes that dead-end
+    /// still hold channels up to the switch that drops them, so their turns
+    /// count; looping routes are reported as V002 and left out. The VL of a
+    /// hop depends on the path's SL, so when the sources toward `lid` use
+    /// several SLs each SL's part of the tree is a pass of its own (a
+    /// switch may carry several). With real SL2VL tables the VL of a channel
+    /// also depends on the switch's in port, so each switch first gathers
+    /// the VLs it sends on; under the identity mapping that gathering (a
+    /// scan of every leaf's ports per CA LID, once the hottest loop of the
+    /// pass) is skipped.
+    pub(super) fn collect_turns(&mut self, cx: &WalkCtx, lid: Lid, tgt: Target, sources: &[u32]) {
+        if let Some(r) = cx.ranks {
+            self.updown_turns(cx, r, lid);
+        }
+        let Some(path_sl) = cx.path_sl else {
+            return self.sl_turns(cx, lid, tgt, sources, 0, false);
+        };
+        let mut sls = 0u16;
+        for &s in sources {
+            if self.forwards(s) && self.weight(cx, s, tgt) > 0 {
+                sls |= 1 << path_sl.get(s as usize, lid);
+            }
+        }
+        if sls.count_ones() <= 1 {
+            return self.sl_turns(
+                cx,
+                lid,
+                tgt,
+                sources,
+                sls.trailing_zeros() as u8 & 15,
+                false,
+            );
+        }
+        while sls != 0 {
+            let sl = sls.trailing_zeros() as u8;
+            sls &= sls - 1;
+            self.mark_sl_tree(cx, lid, tgt, sources, sl);
+            self.sl_turns(cx, lid, tgt, sources, sl, true);
+            for &s in &self.active {
+                self.on_sl[s as usize] = false;
+                self.vlmask[s as usize] = 0;
+            }
+        }
+    }
+
+    /// Up/down violations of the in-tree toward `lid` (SL-independent).
+    fn updown_turns(&mut self, cx: &WalkCtx, ranks: &[u32], lid: Lid) {
+        for i in 0..self.active.len() {
+            let m = self.active[i] as usize;
+            if !self.forwards(m as u32) {
+                continue;
+            }
+            let n = self.nxt[m];
+            if !self.forwards(n) {
+                continue;
+            }
+            let k = self.nxt[n as usize] as usize;
+            if updown::is_violation(ranks, cx.guids, m, n as usize, k) {
+                let (q, o) = (self.nin[m], self.out[n as usize]);
+                let e = self.updown.entry((n, q, o)).or_insert(lid);
+                *e = (*e).min(lid);
+            }
+        }
+    }
+
+    /// Marks (`on_sl`) the switches that paths on `sl` toward the LID cross.
+    fn mark_sl_tree(&mut self, cx: &WalkCtx, lid: Lid, tgt: Target, sources: &[u32], sl: u8) {
+        let Some(path_sl) = cx.path_sl else { return };
+        for &s in sources {
+            if self.weight(cx, s, tgt) == 0 || path_sl.get(s as usize, lid) != sl {
+                continue;
+            }
+            let mut cur = s;
+            while cur != u32::MAX && !self.on_sl[cur as usize] && self.forwards(cur) {
+                self.on_sl[cur as usize] = true;
+                cur = self.nxt[cur as usize];
+            }
+            if cur != u32::MAX {
+                self.on_sl[cur as usize] = true;
+            }
+        }
+    }
+
+    /// The turns of the in-tree on `sl`: all of it, or with `only_marked`
+    /// the switches [`Self::mark_sl_tree`] marked.
+    fn sl_turns(
+        &mut self,
+        cx: &WalkCtx,
+        lid: Lid,
+        tgt: Target,
+        sources: &[u32],
+        sl: u8,
+        only_marked: bool,
+    ) {
+        if !cx.identity_vl {
+            self.gather_vls(cx, lid, tgt, sources, sl, only_marked);
+        }
+        for i in 0..self.active.len() {
+            let m = self.active[i] as usize;
+            if !self.forwards(m as u32) || (only_marked && !self.on_sl[m]) {
+                continue;
+            }
+            let n = self.nxt[m];
+            if !self.forwards(n) {
+                continue;
+            }
+            let (q, o) = (self.nin[m], self.out[n as usize]);
+            let vout = cx.sl2vl.vl(n as usize, q, o, sl);
+            let bit = cx.topo.turn_bit(n as usize, q, o);
+            // Under the identity mapping every channel toward the LID is on
+            // VL `sl`, so the gathered masks would all be `1 << sl`.
+            let mut vins = if cx.identity_vl {
+                1 << vout
+            } else {
+                self.vlmask[m]
+            };
+            while vins != 0 {
+                let vin = vins.trailing_zeros() as u8;
+                vins &= vins - 1;
+                self.turns.insert((vin, vout), bit);
+            }
+        }
+    }
+
+    /// Sets `vlmask[s]` to the VLs switch `s` sends on toward the LID: from
+    /// its own end ports (or itself, for switch-sourced routes) and from
+    /// each in port that the in-tree uses, for paths on `sl` (only the
+    /// marked part of the tree with `only_marked`).
+    fn gather_vls(
+        &mut self,
+        cx: &WalkCtx,
+        lid: Lid,
+        tgt: Target,
+        sources: &[u32],
+        sl: u8,
+        only_marked: bool,
+    ) {
+        for &s in sources {
+            let si = s as usize;
+            if !self.forwards(s) || self.weight(cx, s, tgt) == 0 {
+                continue;
+            }
+            if only_marked && cx.path_sl.is_some_and(|p| p.get(si, lid) != sl) {
+                continue;
+            }
+            let out = self.out[si];
+            let mut m = 0u16;
+            if tgt.is_end && cx.topo.hosts[si] > 0 {
+                m = host_vls(cx, si, out, sl);
+            }
+            if cx.all_paths || !tgt.is_end {
+                m |= 1 << cx.sl2vl.vl(si, 0, out, sl);
+            }
+            self.vlmask[si] |= m;
+        }
+        for i in 0..self.active.len() {
+            let m = self.active[i];
+            if !self.forwards(m) || (only_marked && !self.on_sl[m as usize]) {
+                continue;
+            }
+            let n = self.nxt[m as usize];
+            if self.forwards(n) {
+                let (q, o) = (self.nin[m as usize], self.out[n as usize]);
+                self.vlmask[n as usize] |= 1 << cx.sl2vl.vl(n as usize, q, o, sl);
+            }
+        }
+    }
+}
+
+/// The VLs that packets from switch `si`'s own end ports take out of port
+/// `out` (only with real SL2VL tables: see [`Acc::collect_turns`]).
+fn host_vls(cx: &WalkCtx, si: usize, out: PortNum, sl: u8) -> u16 {
+    let mut m = 0u16;
+    for p in 0..cx.topo.num_ports(si) {
+        if matches!(cx.topo.link[cx.topo.base[si] as usize + p], Link::End(..)) {
+            m |= 1 << cx.sl2vl.vl(si, p as u8, out, sl);
+        }
+    }
+    m
+}
