@@ -26,4 +26,5 @@ mod pgft;
 mod pins;
 mod quality;
 mod verify;
+mod vl_layering;
 mod yaml_topology;

@@ -246,7 +246,7 @@ fn sl_and_sl2vl_move_the_ring_loop_between_lanes() {
 /// A random connected switch graph (ring + chords) with 1–2 hosts each,
 /// routed by random-tie BFS trees toward each destination; some entries
 /// are then cleared.
-fn random_fabric(seed: u64) -> (Fabric, LidMap, Lfts) {
+pub(crate) fn random_fabric(seed: u64) -> (Fabric, LidMap, Lfts) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let s = rng.random_range(3..9usize);
     let mut b = FabricBuilder::new();
@@ -333,7 +333,7 @@ fn random_fabric(seed: u64) -> (Fabric, LidMap, Lfts) {
 
 /// ibdmchk's method: trace every CA→CA route, add each turn to a petgraph
 /// CDG; count unreachable pairs.
-fn brute_force(f: &Fabric, lids: &LidMap, t: &Lfts, plan: &VlPlan) -> (u64, bool) {
+pub(crate) fn brute_force(f: &Fabric, lids: &LidMap, t: &Lfts, plan: &VlPlan) -> (u64, bool) {
     let m = &plan.sl2vl;
     let mut g = DiGraph::<(), ()>::new();
     let mut chan = std::collections::BTreeMap::new();

@@ -64,6 +64,11 @@ pub struct CompileArgs {
     /// Write the outputs even when verification fails (still exit 1).
     #[arg(long)]
     pub allow_invalid: bool,
+    /// Data VLs the routing may use. Above 1, paths get SLs (one VL each,
+    /// identity SL2VL) so that no VL has a credit loop (layering); 1 keeps
+    /// LFT-only output that any subnet manager loads.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=15))]
+    pub vls: u8,
     /// Multicast groups file: also build multicast trees and MFT colours.
     #[arg(long, value_name = "FILE")]
     pub mcast: Option<PathBuf>,
@@ -100,7 +105,11 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     prepare_lids(&mut fabric, args.assign_lids, g)?;
     let lids = LidMap::new(&fabric)?;
     phases.begin("route");
-    let routing = job.engine.route(&fabric, &lids, &job.route)?;
+    let mut routing = job.engine.route(&fabric, &lids, &job.route)?;
+    if args.vls > 1 && routing.vl_plan.is_none() {
+        phases.begin("layers");
+        layer(&fabric, &lids, &mut routing, args.vls, g);
+    }
     if !g.quiet {
         for n in &routing.notes {
             eprintln!("note[{}]: {}", n.code, n.message);
@@ -144,6 +153,28 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     };
     let outcome = write::write_outputs(&args, &job, &run, g, phases)?;
     Ok(if valid { outcome } else { Outcome::Findings })
+}
+
+/// Deadlock freedom by layering (`--vls N`): the plan is kept only when it
+/// needs more than one VL, so a routing that is deadlock-free as it is
+/// keeps LFT-only output.
+fn layer(fabric: &Fabric, lids: &LidMap, routing: &mut Routing, vls: u8, g: &Global) {
+    let l = route::layers::assign_layers(fabric, lids, &routing.lfts, vls);
+    if !g.quiet {
+        let load: Vec<String> = l.load.iter().map(u64::to_string).collect();
+        eprintln!(
+            "layers: {} VL(s) of {vls} (source end ports per VL: {})",
+            l.plan.vls,
+            load.join(", ")
+        );
+        l.notes
+            .iter()
+            .for_each(|n| eprintln!("note[{}]: {}", n.code, n.message));
+    }
+    routing.notes.extend(l.notes);
+    if l.plan.vls > 1 {
+        routing.vl_plan = Some(l.plan);
+    }
 }
 
 /// Every input file read, with its role, for the report and the depfile.

@@ -1,0 +1,202 @@
+//! One virtual layer's channel dependency graph, kept acyclic as paths are
+//! added: a dynamic topological order of the channels (Pearce & Kelly, "A
+//! dynamic topological sort algorithm for directed acyclic graphs", ACM
+//! JEA 11, 2006). Inserting a dependency that agrees with the order costs
+//! nothing; one that does not searches only the channels between its two
+//! ends in the order, and either finds the cycle it would close or shifts
+//! those channels so the order holds again.
+
+use fixedbitset::FixedBitSet;
+
+/// The dependency graph of one layer over `n` channels.
+pub(super) struct Layer {
+    /// Position of each channel in the order, and the channel at each position.
+    ord: Vec<u32>,
+    at: Vec<u32>,
+    out: Vec<Vec<u32>>,
+    inn: Vec<Vec<u32>>,
+    /// Turns (dependencies) present, by dense turn id.
+    present: FixedBitSet,
+    /// Search scratch: visit stamps, parents, the two regions.
+    seen: Vec<u32>,
+    stamp: u32,
+    parent: Vec<u32>,
+    fwd: Vec<u32>,
+    bwd: Vec<u32>,
+    stack: Vec<u32>,
+    /// Source end ports routed on this layer (its load).
+    pub load: u64,
+}
+
+impl Layer {
+    pub fn new(channels: usize, turns: usize) -> Self {
+        Layer {
+            ord: (0..channels as u32).collect(),
+            at: (0..channels as u32).collect(),
+            out: vec![Vec::new(); channels],
+            inn: vec![Vec::new(); channels],
+            present: FixedBitSet::with_capacity(turns),
+            seen: vec![0; channels],
+            stamp: 0,
+            parent: vec![u32::MAX; channels],
+            fwd: Vec::new(),
+            bwd: Vec::new(),
+            stack: Vec::new(),
+            load: 0,
+        }
+    }
+
+    /// Whether dependency `turn` is in the graph.
+    pub fn has(&self, turn: usize) -> bool {
+        self.present.contains(turn)
+    }
+
+    /// Adds dependency `turn` = channel `u` → channel `v`. Returns `false`
+    /// (and changes nothing) when it would close a cycle.
+    pub fn insert(&mut self, turn: usize, u: u32, v: u32) -> bool {
+        if self.present.contains(turn) {
+            return true;
+        }
+        let (lb, ub) = (self.ord[v as usize], self.ord[u as usize]);
+        if lb < ub {
+            if !self.search_forward(v, ub) {
+                return false;
+            }
+            self.search_backward(u, lb);
+            self.reorder();
+        }
+        self.present.insert(turn);
+        self.out[u as usize].push(v);
+        self.inn[v as usize].push(u);
+        true
+    }
+
+    /// Removes dependency `turn` = `u` → `v` (the order stays valid).
+    pub fn remove(&mut self, turn: usize, u: u32, v: u32) {
+        if !self.present.contains(turn) {
+            return;
+        }
+        self.present.set(turn, false);
+        if let Some(i) = self.out[u as usize].iter().position(|&x| x == v) {
+            self.out[u as usize].swap_remove(i);
+        }
+        if let Some(i) = self.inn[v as usize].iter().position(|&x| x == u) {
+            self.inn[v as usize].swap_remove(i);
+        }
+    }
+
+    /// The channels of the cycle `u` → `v` would close: `v`, ..., `u`
+    /// (a path in the graph from `v` back to `u`).
+    pub fn cycle_through(&mut self, u: u32, v: u32) -> Vec<u32> {
+        let ub = self.ord[u as usize];
+        if self.search_forward(v, ub.max(self.ord[v as usize])) {
+            return Vec::new();
+        }
+        let mut path = vec![u];
+        let mut c = u;
+        while c != v {
+            c = self.parent[c as usize];
+            path.push(c);
+        }
+        path.reverse();
+        path
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+        self.stamp
+    }
+
+    /// Depth-first from `v` over channels ordered before `ub`: `false` when
+    /// it reaches the channel at `ub` (a cycle), else the region in `fwd`.
+    fn search_forward(&mut self, v: u32, ub: u32) -> bool {
+        let stamp = self.next_stamp();
+        self.fwd.clear();
+        self.stack.clear();
+        self.stack.push(v);
+        self.seen[v as usize] = stamp;
+        while let Some(w) = self.stack.pop() {
+            self.fwd.push(w);
+            for i in 0..self.out[w as usize].len() {
+                let x = self.out[w as usize][i];
+                let ox = self.ord[x as usize];
+                if ox == ub {
+                    self.parent[x as usize] = w;
+                    return false;
+                }
+                if self.seen[x as usize] != stamp && ox < ub {
+                    self.seen[x as usize] = stamp;
+                    self.parent[x as usize] = w;
+                    self.stack.push(x);
+                }
+            }
+        }
+        true
+    }
+
+    /// Depth-first backwards from `u` over channels ordered after `lb`.
+    fn search_backward(&mut self, u: u32, lb: u32) {
+        let stamp = self.next_stamp();
+        self.bwd.clear();
+        self.stack.clear();
+        self.stack.push(u);
+        self.seen[u as usize] = stamp;
+        while let Some(w) = self.stack.pop() {
+            self.bwd.push(w);
+            for i in 0..self.inn[w as usize].len() {
+                let x = self.inn[w as usize][i];
+                if self.seen[x as usize] != stamp && self.ord[x as usize] > lb {
+                    self.seen[x as usize] = stamp;
+                    self.stack.push(x);
+                }
+            }
+        }
+    }
+
+    /// Gives the backward region, then the forward one, the positions both
+    /// held, each keeping its own relative order.
+    fn reorder(&mut self) {
+        let ord = &self.ord;
+        self.bwd.sort_unstable_by_key(|&w| ord[w as usize]);
+        self.fwd.sort_unstable_by_key(|&w| ord[w as usize]);
+        let mut slots: Vec<u32> = self
+            .bwd
+            .iter()
+            .chain(&self.fwd)
+            .map(|&w| self.ord[w as usize])
+            .collect();
+        slots.sort_unstable();
+        for (&w, &pos) in self.bwd.iter().chain(&self.fwd).zip(&slots) {
+            self.ord[w as usize] = pos;
+            self.at[pos as usize] = w;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_a_dag_and_refuses_the_closing_edge() {
+        let mut g = Layer::new(4, 16);
+        let t = |u: u32, v: u32| (u * 4 + v) as usize;
+        // 3 -> 2 -> 1 -> 0: every edge against the initial order
+        assert!(g.insert(t(3, 2), 3, 2));
+        assert!(g.insert(t(2, 1), 2, 1));
+        assert!(g.insert(t(1, 0), 1, 0));
+        assert!(g.ord[3] < g.ord[2] && g.ord[2] < g.ord[1] && g.ord[1] < g.ord[0]);
+        assert!(!g.insert(t(0, 3), 0, 3), "0 -> 3 closes 3 -> 2 -> 1 -> 0");
+        assert!(!g.has(t(0, 3)));
+        assert_eq!(g.cycle_through(0, 3), [3, 2, 1, 0]);
+        g.remove(t(2, 1), 2, 1);
+        assert!(g.insert(t(0, 3), 0, 3), "the cycle is broken now");
+        for (pos, &w) in g.at.iter().enumerate() {
+            assert_eq!(g.ord[w as usize] as usize, pos);
+        }
+    }
+}
