@@ -15,7 +15,7 @@ use routec::verify::{Code, VerifyOptions, verify_tables};
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn minhop(path: &str) -> (Fabric, LidMap, Lfts) {
-    let f = load_topology(&format!("{ROOT}/{path}").as_ref(), &LoadOptions::default())
+    let f = load_topology(format!("{ROOT}/{path}").as_ref(), &LoadOptions::default())
         .unwrap()
         .fabric;
     let lids = LidMap::new(&f).unwrap();
