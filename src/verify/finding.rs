@@ -23,6 +23,10 @@ pub enum Code {
     V010,
     /// The channel dependency graph has a cycle (credit loop, deadlock).
     V020,
+    /// A used hop's SL2VL entry is VL 15: its packets are dropped.
+    V021,
+    /// A used hop is on a VL beyond its port's operational data VLs.
+    V022,
     /// A multicast group has no MLID (colour table or groups file).
     V030,
     /// A multicast member's switch has no MFT entry for it.
@@ -41,13 +45,15 @@ pub enum Code {
 
 impl Code {
     /// Every code, in order.
-    pub const ALL: [Code; 13] = [
+    pub const ALL: [Code; 15] = [
         Code::V001,
         Code::V002,
         Code::V003,
         Code::V004,
         Code::V010,
         Code::V020,
+        Code::V021,
+        Code::V022,
         Code::V030,
         Code::V031,
         Code::V032,
@@ -66,6 +72,8 @@ impl Code {
             Code::V004 => "V004",
             Code::V010 => "V010",
             Code::V020 => "V020",
+            Code::V021 => "V021",
+            Code::V022 => "V022",
             Code::V030 => "V030",
             Code::V031 => "V031",
             Code::V032 => "V032",
@@ -85,6 +93,8 @@ impl Code {
             Code::V004 => "switch-lid-unreachable",
             Code::V010 => "up-down-violation",
             Code::V020 => "credit-loop",
+            Code::V021 => "sl2vl-drop",
+            Code::V022 => "vl-beyond-operational",
             Code::V030 => "mcast-no-mlid",
             Code::V031 => "mcast-member-without-entry",
             Code::V032 => "mcast-member-cut-off",

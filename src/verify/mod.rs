@@ -48,6 +48,11 @@ pub struct VerifyOptions {
     pub all_paths: bool,
     /// Findings kept per code (counts are always complete).
     pub max_findings_per_code: usize,
+    /// Operational data VLs of every switch port (IB's common 8 by
+    /// default), and per switch where the topology says (by `SwIdx`). Used
+    /// with a VL plan: a hop on a VL beyond them is V022.
+    pub operational_vls: u8,
+    pub switch_vls: Option<Vec<u8>>,
 }
 
 impl VerifyOptions {
@@ -70,6 +75,8 @@ impl Default for VerifyOptions {
             hop_limit: 64,
             all_paths: false,
             max_findings_per_code: 10,
+            operational_vls: 8,
+            switch_vls: None,
         }
     }
 }
@@ -151,6 +158,11 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
     let topo = topo::Topo::new(fabric, lids);
     let identity = Sl2Vl::identity();
     let sl2vl = opts.vl_plan.as_ref().map_or(&identity, |p| &p.sl2vl);
+    let op_vls = opts.vl_plan.as_ref().map(|_| {
+        let mut v = opts.switch_vls.clone().unwrap_or_default();
+        v.resize(fabric.num_switches(), opts.operational_vls);
+        v
+    });
     let all: Vec<u32> = (0..fabric.num_switches() as u32).collect();
     let leaves: Vec<u32> = all
         .iter()
@@ -173,6 +185,7 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
         all_paths: opts.all_paths,
         hop_limit: opts.hop_limit,
         ranks: opts.up_down_ranks.as_deref(),
+        op_vls: op_vls.as_deref(),
         guids: &guids,
         cap: opts.max_findings_per_code.max(1),
     };
@@ -257,6 +270,17 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
         r.updown(&acc.updown, opts.up_down_ranks.as_deref()),
     );
     add(Code::V020, ncycles as u64, r.credit_loops(&cycles));
+    let ops = op_vls.as_deref().unwrap_or(&[]);
+    add(
+        Code::V021,
+        acc.dropped.total,
+        r.lanes(Code::V021, &acc.dropped.items, ops),
+    );
+    add(
+        Code::V022,
+        acc.beyond.total,
+        r.lanes(Code::V022, &acc.beyond.items, ops),
+    );
     Verdict {
         findings,
         counts,

@@ -8,7 +8,7 @@ use super::Verdict;
 use super::cdg::Channel;
 use super::finding::{Code, Finding, Hop};
 use super::topo::Topo;
-use super::walk::{DeadKind, Loop, TooLong, Unreach};
+use super::walk::{DeadKind, LaneProblem, Loop, TooLong, Unreach};
 use crate::model::{Fabric, Guid, Lid, LidMap, PortNum, SwIdx};
 
 pub(crate) struct Renderer<'a> {
@@ -194,6 +194,52 @@ impl Renderer<'_> {
                 f
             })
             .collect()
+    }
+
+    /// V021 and V022 (`op_vls`: per switch): one finding per (switch, SL,
+    /// out port), naming the hop and the first LID whose paths take it.
+    pub fn lanes(
+        &self,
+        code: Code,
+        items: &std::collections::BTreeSet<LaneProblem>,
+        op_vls: &[u8],
+    ) -> Vec<Finding> {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut out = Vec::new();
+        for p in items
+            .iter()
+            .filter(|p| seen.insert((p.sw, p.sl, p.out_port)))
+        {
+            let from = match p.in_port {
+                0 => "from its end ports".to_string(),
+                q => format!("arriving on port {q}"),
+            };
+            let what = if code == Code::V021 {
+                "VL 15: its SL2VL table drops these packets".to_string()
+            } else {
+                let ops = op_vls.get(p.sw as usize).copied().unwrap_or(0);
+                format!(
+                    "VL {}, beyond the {ops} operational data VLs of the port",
+                    p.vl
+                )
+            };
+            let mut f = Finding::new(
+                code,
+                format!(
+                    "switch {} sends SL {} {from} out of port {} on {what} (toward {})",
+                    self.sw(p.sw),
+                    p.sl,
+                    p.out_port,
+                    self.lid(p.lid)
+                ),
+            );
+            f.lids.push(p.lid);
+            f.switches.push(self.guid(p.sw));
+            let in_port = (p.in_port != 0).then_some(p.in_port);
+            f.hops.push(self.hop(p.sw, in_port, p.out_port, Some(p.vl)));
+            out.push(f);
+        }
+        out
     }
 
     pub fn credit_loops(&self, cycles: &[Vec<Channel>]) -> Vec<Finding> {

@@ -266,7 +266,11 @@ fn findings_doc_lists_every_code_and_its_example_is_current() {
     for code in routec::verify::Code::ALL {
         assert!(doc.contains(&format!("| {code} |")), "{code} missing");
     }
-    for code in &routec::verify::Code::ALL[6..] {
+    // the multicast table has a title column
+    let mcast = routec::verify::Code::ALL
+        .into_iter()
+        .filter(|c| *c >= routec::verify::Code::V030);
+    for code in mcast {
         assert!(
             doc.contains(&format!("| {code} | {} |", code.title())),
             "{code} title"

@@ -106,3 +106,42 @@ fn min_hop_engine_on_random_fabrics_layers_clean() {
         );
     }
 }
+
+#[test]
+fn lanes_beyond_the_port_or_dropped_are_findings() {
+    let (f, lids, t) = minhop("fixtures/verify/ring6/ibnetdiscover.txt");
+    let plan = assign_layers(&f, &lids, &t, 8).plan;
+    // The plan uses VLs 0 and 1: with one operational VL, every hop on VL 1 is V022.
+    let one = VerifyOptions {
+        vl_plan: Some(plan.clone()),
+        operational_vls: 1,
+        ..Default::default()
+    };
+    let v = verify_tables(&f, &lids, &t, &one);
+    assert!(v.count(Code::V022) > 0, "{}", v.render());
+    let first = v.findings.iter().find(|x| x.code == Code::V022).unwrap();
+    assert_eq!(first.hops[0].vl, Some(1));
+    assert!(
+        first.message.contains("beyond the 1 operational data VLs"),
+        "{}",
+        first.message
+    );
+    // R0 drops SL 1: VL 15 on every switch hop of R0 that carries SL 1.
+    let mut dropping = plan.clone();
+    let r0 = (0..f.num_switches())
+        .find(|&s| f.node(f.switch_node(routec::model::SwIdx(s as u32))).desc == "R0")
+        .unwrap();
+    dropping
+        .sl2vl
+        .set_switch(r0, 12, |_, _, sl| if sl == 1 { 15 } else { sl });
+    let v = verify_with(&f, &lids, &t, Some(dropping));
+    assert!(v.count(Code::V021) > 0, "{}", v.render());
+    assert!(
+        v.findings
+            .iter()
+            .filter(|x| x.code == Code::V021)
+            .all(|x| x.switches[0] == f.node(f.switch_node(routec::model::SwIdx(r0 as u32))).guid)
+    );
+    // 8 VLs and the plan's own tables: clean.
+    assert!(verify_with(&f, &lids, &t, Some(plan)).is_clean());
+}

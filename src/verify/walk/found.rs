@@ -51,6 +51,19 @@ pub(crate) struct TooLong {
     pub hops: u32,
 }
 
+/// A hop whose VL is 15 (SL2VL's "drop") or beyond the operational data
+/// VLs of its out port.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(crate) struct LaneProblem {
+    pub lid: Lid,
+    pub sw: u32,
+    /// In port (0 when the packet comes from the switch's own end ports).
+    pub in_port: PortNum,
+    pub out_port: PortNum,
+    pub sl: u8,
+    pub vl: u8,
+}
+
 /// Keeps the `cap` smallest items: the global first-`cap` is a subset of
 /// the union of each thread's first-`cap`, so the merge is deterministic.
 #[derive(Clone, Debug)]

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 mod found;
 mod turns;
 
-pub(crate) use found::{DeadKind, Loop, TooLong, TopK, Unreach};
+pub(crate) use found::{DeadKind, LaneProblem, Loop, TooLong, TopK, Unreach};
 
 use super::cdg::TurnSets;
 use super::topo::{Link, Target, Topo};
@@ -32,6 +32,9 @@ pub(crate) struct WalkCtx<'a> {
     pub all_paths: bool,
     pub hop_limit: u32,
     pub ranks: Option<&'a [u32]>,
+    /// Operational data VLs per switch: a hop on a higher VL (or on VL 15,
+    /// "drop") is a finding. Checked only when a VL plan is given.
+    pub op_vls: Option<&'a [u8]>,
     pub guids: &'a [u64],
     pub cap: usize,
 }
@@ -65,6 +68,9 @@ pub(crate) struct Acc {
     pub unreach_sw: TopK<Unreach>,
     pub loops_found: TopK<Loop>,
     pub too_long: TopK<TooLong>,
+    /// Hops dropped by SL2VL (VL 15) and hops beyond a port's VLs.
+    pub dropped: TopK<LaneProblem>,
+    pub beyond: TopK<LaneProblem>,
     /// Turns used, per (VL in, VL out), as bits of [`Topo::turn_bit`].
     pub turns: TurnSets,
     /// Up/down violations: turn → lowest LID whose routes take it.
@@ -98,6 +104,8 @@ impl Acc {
             unreach_sw: TopK::new(cx.cap),
             loops_found: TopK::new(cx.cap),
             too_long: TopK::new(cx.cap),
+            dropped: TopK::new(cx.cap),
+            beyond: TopK::new(cx.cap),
             turns: TurnSets::new(*cx.topo.tbase.last().unwrap_or(&0)),
             updown: BTreeMap::new(),
             hop_hist: Vec::new(),
@@ -115,6 +123,8 @@ impl Acc {
         self.unreach_sw.merge(o.unreach_sw);
         self.loops_found.merge(o.loops_found);
         self.too_long.merge(o.too_long);
+        self.dropped.merge(o.dropped);
+        self.beyond.merge(o.beyond);
         self.turns.merge(o.turns);
         for (k, l) in o.updown {
             let e = self.updown.entry(k).or_insert(l);

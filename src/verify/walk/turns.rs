@@ -5,7 +5,7 @@
 
 use super::super::topo::{Link, Target};
 use super::super::updown;
-use super::{Acc, WalkCtx};
+use super::{Acc, LaneProblem, WalkCtx};
 use crate::model::{Lid, PortNum};
 
 impl Acc {
@@ -106,17 +106,25 @@ impl Acc {
         if !cx.identity_vl {
             self.gather_vls(cx, lid, tgt, sources, sl, only_marked);
         }
+        if let Some(op_vls) = cx.op_vls {
+            self.check_first_hops(cx, op_vls, lid, tgt, sources, sl, only_marked);
+        }
         for i in 0..self.active.len() {
             let m = self.active[i] as usize;
             if !self.forwards(m as u32) || (only_marked && !self.on_sl[m]) {
                 continue;
             }
             let n = self.nxt[m];
+            let (q, o) = (self.nin[m], self.out[n as usize]);
+            let vout = cx.sl2vl.vl(n as usize, q, o, sl);
+            if let Some(op_vls) = cx.op_vls
+                && self.st[n as usize] == super::DELIVERED
+            {
+                self.check_lane(op_vls, lid, n, q, o, sl, vout);
+            }
             if !self.forwards(n) {
                 continue;
             }
-            let (q, o) = (self.nin[m], self.out[n as usize]);
-            let vout = cx.sl2vl.vl(n as usize, q, o, sl);
             let bit = cx.topo.turn_bit(n as usize, q, o);
             // Under the identity mapping every channel toward the LID is on
             // VL `sl`, so the gathered masks would all be `1 << sl`.
@@ -129,6 +137,74 @@ impl Acc {
                 let vin = vins.trailing_zeros() as u8;
                 vins &= vins - 1;
                 self.turns.insert((vin, vout), bit);
+            }
+        }
+    }
+
+    /// Records a hop on VL 15 (dropped) or beyond switch `s`'s VLs.
+    #[allow(clippy::too_many_arguments)]
+    fn check_lane(
+        &mut self,
+        op_vls: &[u8],
+        lid: Lid,
+        s: u32,
+        in_port: PortNum,
+        out_port: PortNum,
+        sl: u8,
+        vl: u8,
+    ) {
+        if vl < op_vls[s as usize] && vl != crate::model::vl::VL_DROP {
+            return;
+        }
+        let p = LaneProblem {
+            lid,
+            sw: s,
+            in_port,
+            out_port,
+            sl,
+            vl,
+        };
+        if vl == crate::model::vl::VL_DROP {
+            self.dropped.push(p);
+        } else {
+            self.beyond.push(p);
+        }
+    }
+
+    /// The lanes of the hops that start at source switches: from each of
+    /// their end ports to the out port toward the LID.
+    #[allow(clippy::too_many_arguments)]
+    fn check_first_hops(
+        &mut self,
+        cx: &WalkCtx,
+        op_vls: &[u8],
+        lid: Lid,
+        tgt: Target,
+        sources: &[u32],
+        sl: u8,
+        only_marked: bool,
+    ) {
+        for &s in sources {
+            let si = s as usize;
+            if self.weight(cx, s, tgt) == 0 || (only_marked && !self.on_sl[si]) {
+                continue;
+            }
+            if !self.forwards(s) && self.st[si] != super::DELIVERED {
+                continue;
+            }
+            if cx.path_sl.is_some_and(|p| p.get(si, lid) != sl) {
+                continue;
+            }
+            let out = self.out[si];
+            if cx.identity_vl {
+                self.check_lane(op_vls, lid, s, 0, out, sl, sl);
+                continue;
+            }
+            for p in 0..cx.topo.num_ports(si) {
+                if matches!(cx.topo.link[cx.topo.base[si] as usize + p], Link::End(..)) {
+                    let vl = cx.sl2vl.vl(si, p as u8, out, sl);
+                    self.check_lane(op_vls, lid, s, p as u8, out, sl, vl);
+                }
             }
         }
     }
