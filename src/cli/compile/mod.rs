@@ -124,7 +124,7 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
         None => None,
     };
     phases.begin("verify");
-    let mut verdict = verify_routing(&fabric, &lids, &routing, g);
+    let mut verdict = verify_routing(&fabric, &lids, &routing, args.vls, g);
     let mcast = mcast.map(|m| {
         let check = mcast::verify(&fabric, &m);
         let cap = VerifyOptions::default().max_findings_per_code;
@@ -198,14 +198,20 @@ fn input_files(
 }
 
 /// Checks 1–3 on the engine's tables (reachability, the up/down promise,
-/// deadlock freedom), from the tables alone. Findings go to stderr.
-fn verify_routing(fabric: &Fabric, lids: &LidMap, routing: &Routing, g: &Global) -> Verdict {
-    let verdict = verify_tables(
-        fabric,
-        lids,
-        &routing.lfts,
-        &VerifyOptions::promised_by(routing),
-    );
+/// deadlock freedom per VL, lanes within `vls`), from the tables alone.
+/// Findings go to stderr.
+fn verify_routing(
+    fabric: &Fabric,
+    lids: &LidMap,
+    routing: &Routing,
+    vls: u8,
+    g: &Global,
+) -> Verdict {
+    let opts = VerifyOptions {
+        operational_vls: vls,
+        ..VerifyOptions::promised_by(routing)
+    };
+    let verdict = verify_tables(fabric, lids, &routing.lfts, &opts);
     if g.quiet || verdict.counts.is_empty() {
         return verdict;
     }
