@@ -2,6 +2,7 @@
 
 use super::fabric::{Fabric, NodeKind};
 use super::ids::{Lid, NodeIdx, PortNum};
+use super::routing::PortLids;
 use crate::error::Error;
 
 /// Who owns a LID: a switch (port 0) or an end port.
@@ -176,6 +177,50 @@ pub fn assign_missing_lids(fabric: &mut Fabric) -> Result<usize, Error> {
     Ok(assigned)
 }
 
+/// A fresh LID assignment in which every end port owns `2^lmc` LIDs from
+/// a base aligned to `2^lmc` (IBA: the low `lmc` bits of the base are 0);
+/// switches keep one LID (base port 0, LMC 0, as OpenSM assigns without
+/// `lmc_esp0`). Switches take the lowest LIDs in ascending node GUID order,
+/// then end ports in ascending (node GUID, port) order, each the lowest free
+/// aligned range: deterministic, and `formats/lid-assignment.md` documents it.
+pub fn assign_with_lmc(fabric: &Fabric, lmc: u8) -> Result<Vec<PortLids>, Error> {
+    let lmc = lmc.min(7);
+    let mut ports: Vec<(bool, crate::model::Guid, PortNum, NodeIdx)> = lid_ports(fabric)
+        .map(|(n, p)| {
+            let node = fabric.node(n);
+            (node.kind != NodeKind::Switch, node.guid, p, n)
+        })
+        .collect();
+    ports.sort_unstable();
+    let mut next = 1u32;
+    let mut out = Vec::with_capacity(ports.len());
+    for (end, _, port, node) in ports {
+        let (size, l) = if end { (1u32 << lmc, lmc) } else { (1, 0) };
+        let base = next.div_ceil(size) * size;
+        if base + size - 1 > u32::from(MAX_UNICAST_LID) {
+            return Err(Error::Input(format!(
+                "LMC {lmc} needs more than the {MAX_UNICAST_LID} unicast LIDs for this fabric's {} ports",
+                out.len() + 1
+            )));
+        }
+        out.push(PortLids {
+            node,
+            port,
+            lid: base as Lid,
+            lmc: l,
+        });
+        next = base + size;
+    }
+    Ok(out)
+}
+
+/// Sets the LIDs an engine assigned (`Routing::lids`) on `fabric`.
+pub fn apply_port_lids(fabric: &mut Fabric, lids: &[PortLids]) {
+    for p in lids {
+        fabric.set_lid(p.node, p.port, p.lid, p.lmc);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,6 +265,23 @@ mod tests {
         let lids: Vec<Lid> = lid_ports(&f).map(|(n, p)| f.port(n, p).lid).collect();
         assert_eq!(lids, vec![1, 3, 2, 4]);
         assert_eq!(LidMap::new(&f).unwrap().max_lid(), 4);
+    }
+
+    #[test]
+    fn lmc_assignment_aligns_every_end_port() {
+        let mut f = star(3);
+        let lids = assign_with_lmc(&f, 2).unwrap();
+        let got: Vec<(Lid, u8)> = lids.iter().map(|p| (p.lid, p.lmc)).collect();
+        // the switch takes LID 1; each CA an aligned block of 4
+        assert_eq!(got, vec![(1, 0), (4, 2), (8, 2), (12, 2)]);
+        apply_port_lids(&mut f, &lids);
+        let map = LidMap::new(&f).unwrap();
+        assert_eq!(map.max_lid(), 15);
+        assert_eq!(
+            map.owner(6).map(|o| (o.node, o.offset)),
+            Some((NodeIdx(1), 2))
+        );
+        assert!(map.owner(2).is_none());
     }
 
     #[test]

@@ -69,6 +69,11 @@ pub struct CompileArgs {
     /// LFT-only output that any subnet manager loads.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=15))]
     pub vls: u8,
+    /// LMC of every end port (2^N LIDs each). When the topology's differs,
+    /// routec assigns LIDs anew, with base LIDs aligned to 2^N
+    /// (`formats/lid-assignment.md`), and every output names the new ones.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=7))]
+    pub lmc: Option<u8>,
     /// Multicast groups file: also build multicast trees and MFT colours.
     #[arg(long, value_name = "FILE")]
     pub mcast: Option<PathBuf>,
@@ -103,9 +108,18 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     }
     phases.begin("lids");
     prepare_lids(&mut fabric, args.assign_lids, g)?;
-    let lids = LidMap::new(&fabric)?;
+    if let Some(lmc) = args.lmc {
+        relid_for_lmc(&mut fabric, lmc, g)?;
+    }
+    let mut lids = LidMap::new(&fabric)?;
     phases.begin("route");
     let mut routing = job.engine.route(&fabric, &lids, &job.route)?;
+    if let Some(own) = &routing.lids {
+        // The engine gave ports LIDs of its own (e.g. an escape LID): every
+        // later stage and output uses them.
+        lids::apply_port_lids(&mut fabric, own);
+        lids = LidMap::new(&fabric)?;
+    }
     if args.vls > 1 && routing.vl_plan.is_none() {
         phases.begin("layers");
         layer(&fabric, &lids, &mut routing, args.vls, g);
@@ -167,9 +181,6 @@ fn layer(fabric: &Fabric, lids: &LidMap, routing: &mut Routing, vls: u8, g: &Glo
             l.plan.vls,
             load.join(", ")
         );
-        l.notes
-            .iter()
-            .for_each(|n| eprintln!("note[{}]: {}", n.code, n.message));
     }
     routing.notes.extend(l.notes);
     if l.plan.vls > 1 {
@@ -256,6 +267,27 @@ fn report_roots(fabric: &Fabric, routing: &Routing, all: bool) {
             String::new()
         }
     );
+}
+
+/// `--lmc N`: keeps the topology's LIDs when every end port already has
+/// LMC N, else assigns them all anew (note R010).
+fn relid_for_lmc(fabric: &mut Fabric, lmc: u8, g: &Global) -> Result<()> {
+    let differs = lids::lid_ports(fabric)
+        .filter(|&(n, _)| fabric.is_endpoint(n))
+        .any(|(n, p)| fabric.port(n, p).lmc != lmc);
+    if differs {
+        let fresh = lids::assign_with_lmc(fabric, lmc)?;
+        lids::apply_port_lids(fabric, &fresh);
+        if !g.quiet {
+            eprintln!(
+                "note[R010]: LIDs assigned anew for LMC {lmc}: {} ports, base LIDs aligned to {} \
+                 (formats/lid-assignment.md); every output names the new LIDs",
+                fresh.len(),
+                1u16 << lmc
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Makes sure every port that needs a LID has one: a fabric with none gets a
