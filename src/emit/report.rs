@@ -113,6 +113,60 @@ impl Counts {
     }
 }
 
+/// What the run's virtual-lane plan uses (`compile --vls N`, or an engine
+/// with lanes of its own).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VlSummary {
+    /// Data VLs the plan uses.
+    pub vls: u8,
+    /// SLs some path is on, ascending.
+    pub sls_used: Vec<u8>,
+    /// (source end port, destination LID) paths per SL (index = SL).
+    pub paths_per_sl: Vec<u64>,
+}
+
+impl VlSummary {
+    /// Counts the paths of `plan`: each switch's end ports toward every
+    /// end-port LID routed from that switch.
+    pub fn of(fabric: &Fabric, lids: &LidMap, plan: &crate::model::VlPlan) -> Self {
+        let hosts: Vec<u64> = fabric
+            .switches()
+            .iter()
+            .map(|&n| {
+                fabric
+                    .ports(n)
+                    .iter()
+                    .filter(|p| p.peer.is_some_and(|q| fabric.is_endpoint(q.node)))
+                    .count() as u64
+            })
+            .collect();
+        let ends: Vec<(u16, Option<usize>)> = lids
+            .iter()
+            .filter(|(_, o)| fabric.is_endpoint(o.node))
+            .map(|(l, o)| {
+                let sw = fabric
+                    .peer(o.node, o.port)
+                    .and_then(|p| fabric.switch_index(p.node));
+                (l, sw.map(|s| s.ix()))
+            })
+            .collect();
+        let mut per_sl = [0u64; crate::model::vl::NUM_SL];
+        for (s, &h) in hosts.iter().enumerate().filter(|(_, h)| **h > 0) {
+            for &(lid, own) in &ends {
+                let w = h - u64::from(own == Some(s));
+                per_sl[plan.sl(s, lid) as usize] += w;
+            }
+        }
+        let used: Vec<u8> = (0..16u8).filter(|&sl| per_sl[sl as usize] > 0).collect();
+        let top = used.last().map_or(0, |&sl| sl as usize + 1);
+        VlSummary {
+            vls: plan.vls,
+            sls_used: used,
+            paths_per_sl: per_sl[..top].to_vec(),
+        }
+    }
+}
+
 /// The verifier's results for the tables of this run (checks 1–3:
 /// reachability, up/down where the engine promises it, deadlock freedom).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -155,6 +209,9 @@ pub struct Report {
     pub counts: Counts,
     /// `null` when the run did not verify.
     pub verification: Option<Verification>,
+    /// The virtual-lane plan, when the routing has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vl_plan: Option<VlSummary>,
     /// Multicast summary when `--mcast` was given (also in `mcast.json`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub multicast: Option<crate::model::McastSummary>,

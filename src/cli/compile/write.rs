@@ -164,6 +164,11 @@ fn stage_report(
         fabric_fingerprint: crate::io::hex(fingerprint),
         counts: report::Counts::of(&run.fabric, &run.lids, &run.routing.lfts),
         verification: Some(report::Verification::of(run.verdict.clone())),
+        vl_plan: run
+            .routing
+            .vl_plan
+            .as_ref()
+            .map(|p| report::VlSummary::of(&run.fabric, &run.lids, p)),
         multicast: run.mcast.as_ref().map(|(m, _)| m.summary.clone()),
         notes: run.routing.notes.clone(),
         outputs: set.records(),
