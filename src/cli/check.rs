@@ -11,7 +11,8 @@ use super::Outcome;
 use super::common::{Global, load_topology_warn};
 use crate::error::{Error, Result};
 use crate::model::rank::{bfs_ranks, switches_by_guid, top_switches};
-use crate::model::{Fabric, Lfts, LidMap, TableSet};
+use crate::model::table_set::Aligned;
+use crate::model::{Fabric, LidMap, TableSet};
 use crate::parse::LoadOptions;
 use crate::verify::{self, VerifyOptions};
 use mcast::{McastStats, check_multicast, mcast_inputs};
@@ -49,6 +50,10 @@ pub struct CheckArgs {
     /// Longest acceptable route, in switch-to-switch links.
     #[arg(long, default_value_t = 64)]
     pub hop_limit: u32,
+    /// Operational data VLs of every switch port: with a VL plan (a route
+    /// image that carries one), a hop on a higher VL is a finding (V022).
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=15))]
+    pub vls: u8,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -138,7 +143,7 @@ fn check_unicast(
         )));
     }
     let set = crate::parse::lfts::read_tables(lfts_path)?;
-    let lfts = tables_for(actual, &lids, &set, lfts_path, g)?;
+    let aligned = tables_for(actual, &lids, &set, lfts_path, g)?;
     let ranks = match args.roots.as_deref() {
         None => None,
         Some(r) => Some(ranks_from_roots(actual, r, g)?),
@@ -147,9 +152,11 @@ fn check_unicast(
         up_down_ranks: ranks,
         all_paths: args.all_paths,
         hop_limit: args.hop_limit,
+        vl_plan: aligned.vl_plan,
+        operational_vls: args.vls,
         ..Default::default()
     };
-    Ok(verify::verify_tables(actual, &lids, &lfts, &vopts))
+    Ok(verify::verify_tables(actual, &lids, &aligned.lfts, &vopts))
 }
 
 fn print<T: serde::Serialize>(json: bool, v: &T, text: impl FnOnce() -> String) -> Result<()> {
@@ -171,7 +178,7 @@ pub(super) fn tables_for(
     set: &TableSet,
     path: &Path,
     g: &Global,
-) -> Result<Lfts> {
+) -> Result<Aligned> {
     let aligned = set.align(fabric, lids).map_err(|guid| {
         Error::Input(format!(
             "{}: switch {guid} is not a switch of the topology",
@@ -185,7 +192,7 @@ pub(super) fn tables_for(
             aligned.missing.len()
         );
     }
-    Ok(aligned.lfts)
+    Ok(aligned)
 }
 
 /// Ranks from `top` (the switches farthest from the leaves) or a root GUID

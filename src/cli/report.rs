@@ -60,7 +60,7 @@ pub fn run(args: ReportArgs, g: &Global) -> Result<Outcome> {
         )));
     }
     let set = crate::parse::lfts::read_tables(&args.lfts)?;
-    let lfts = super::check::tables_for(&fabric, &lids, &set, &args.lfts, g)?;
+    let lfts = super::check::tables_for(&fabric, &lids, &set, &args.lfts, g)?.lfts;
     let (nodes, order) = match &args.node_order {
         Some(path) => (node_order(&fabric, path)?, "file"),
         None => (topological_nodes(&fabric), "topological"),

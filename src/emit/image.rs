@@ -7,7 +7,10 @@
 
 use std::io::{self, Write};
 
-use crate::model::image::{DIR_ENTRY_LEN, HEADER_LEN, MAGIC, VERSION, content_digest, field};
+use super::image_vl::{self, ImageVl};
+use crate::model::image::{
+    DIR_ENTRY_LEN, HEADER_LEN, HEADER_LEN_VL, MAGIC, VERSION, VERSION_VL, content_digest, field,
+};
 use crate::model::{Fabric, Guid, LFT_BLOCK, Lfts};
 
 /// zstd level for `--compress`: fixed, so the bytes are reproducible.
@@ -61,8 +64,9 @@ struct Layout {
     file_len: usize,
 }
 
-fn layout(meta: &str, switches: &[ImageSwitch], num_lids: usize) -> Layout {
-    let header_len = align(HEADER_LEN + meta.len(), 8);
+fn layout(meta: &str, switches: &[ImageSwitch], num_lids: usize, vl: bool) -> Layout {
+    let fixed = if vl { HEADER_LEN_VL } else { HEADER_LEN };
+    let header_len = align(fixed + meta.len(), 8);
     let dir = header_len;
     let lid_table = dir + DIR_ENTRY_LEN * switches.len();
     let strings = lid_table + 8 * num_lids;
@@ -89,6 +93,7 @@ pub fn write_image(
     fingerprint: &[u8; 32],
     switches: &[ImageSwitch],
     lid_guids: &[Guid],
+    vl: Option<&ImageVl>,
 ) -> io::Result<()> {
     if let Some(s) = switches.iter().find(|s| s.lft.len() % LFT_BLOCK != 0) {
         return Err(io::Error::other(format!(
@@ -97,7 +102,8 @@ pub fn write_image(
             s.lft.len()
         )));
     }
-    let l = layout(meta, switches, lid_guids.len());
+    let l = layout(meta, switches, lid_guids.len(), vl.is_some());
+    let vl_bytes = vl.map(image_vl::encode);
     let mut body = Vec::with_capacity(l.tables - l.dir);
     let (mut desc_at, mut table_at) = (0u32, l.tables as u64);
     for s in switches {
@@ -119,11 +125,16 @@ pub fn write_image(
         body.extend_from_slice(s.desc.as_bytes());
     }
     body.resize(l.tables - l.dir, 0);
-    let digest = content_digest(&body, switches.iter().map(|s| s.lft));
+    let digest = content_digest(&body, switches.iter().map(|s| s.lft), vl_bytes.as_deref());
     let mut head = vec![0u8; l.header_len];
     let mut put = |at: usize, bytes: &[u8]| head[at..at + bytes.len()].copy_from_slice(bytes);
     put(0, &MAGIC);
-    put(field::VERSION, &VERSION.to_le_bytes());
+    let version = if vl_bytes.is_some() {
+        VERSION_VL
+    } else {
+        VERSION
+    };
+    put(field::VERSION, &version.to_le_bytes());
     put(field::HEADER_LEN, &(l.header_len as u32).to_le_bytes());
     put(field::NUM_SWITCHES, &(switches.len() as u32).to_le_bytes());
     put(field::NUM_LIDS, &(lid_guids.len() as u32).to_le_bytes());
@@ -133,18 +144,35 @@ pub fn write_image(
         (field::STRINGS, l.strings),
         (field::STRINGS_LEN, l.strings_len),
         (field::TABLES, l.tables),
-        (field::FILE_LEN, l.file_len),
+        (
+            field::FILE_LEN,
+            l.file_len + vl_bytes.as_ref().map_or(0, Vec::len),
+        ),
     ] {
         put(at, &(v as u64).to_le_bytes());
+    }
+    if let Some(v) = &vl_bytes {
+        put(field::VL_SECTION, &(l.file_len as u64).to_le_bytes());
+        put(field::VL_LEN, &(v.len() as u64).to_le_bytes());
     }
     put(field::FINGERPRINT, fingerprint);
     put(field::DIGEST, &digest);
     put(field::META_LEN, &(meta.len() as u32).to_le_bytes());
-    put(HEADER_LEN, meta.as_bytes());
+    put(
+        if vl_bytes.is_some() {
+            HEADER_LEN_VL
+        } else {
+            HEADER_LEN
+        },
+        meta.as_bytes(),
+    );
     out.write_all(&head)?;
     out.write_all(&body)?;
     for s in switches {
         out.write_all(s.lft)?;
+    }
+    if let Some(v) = &vl_bytes {
+        out.write_all(v)?;
     }
     Ok(())
 }
@@ -156,10 +184,11 @@ pub fn write_image_zstd(
     fingerprint: &[u8; 32],
     switches: &[ImageSwitch],
     lid_guids: &[Guid],
+    vl: Option<&ImageVl>,
 ) -> io::Result<()> {
     let mut enc = zstd::stream::Encoder::new(out, ZSTD_LEVEL)?;
     enc.include_checksum(true)?;
-    write_image(&mut enc, meta, fingerprint, switches, lid_guids)?;
+    write_image(&mut enc, meta, fingerprint, switches, lid_guids, vl)?;
     enc.finish()?;
     Ok(())
 }

@@ -4,6 +4,7 @@
 pub mod fdbs;
 pub mod ibnetdiscover;
 pub mod image;
+pub mod image_vl;
 pub mod mcast;
 pub mod mcfdbs;
 pub mod opensm;

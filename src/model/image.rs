@@ -9,10 +9,20 @@ use super::{Fabric, NodeKind};
 
 /// First 8 bytes of every image.
 pub const MAGIC: [u8; 8] = *b"RTCIMAGE";
-/// The format version this build writes and reads.
+/// The version of an image without a VL section; it is written whenever
+/// the routing has no VL plan, so such images read with older routec.
 pub const VERSION: u32 = 1;
-/// Bytes of the fixed header, before the engine/options string.
+/// The version of an image with a VL section (path SLs, SL2VL tables).
+pub const VERSION_VL: u32 = 2;
+/// Bytes of the fixed header, before the engine/options string (v1).
 pub const HEADER_LEN: usize = 144;
+/// The same in v2, whose header ends with the VL section's place.
+pub const HEADER_LEN_VL: usize = 160;
+/// First 8 bytes of the VL section.
+pub const VL_MAGIC: [u8; 8] = *b"RTCVLSEC";
+/// Bytes before the VL section's switch directory, and per entry of it.
+pub const VL_HEAD_LEN: usize = 64;
+pub const VL_DIR_ENTRY_LEN: usize = 16;
 /// Bytes of one switch directory entry.
 pub const DIR_ENTRY_LEN: usize = 32;
 /// Offsets of the fixed header's fields.
@@ -30,6 +40,18 @@ pub mod field {
     pub const FINGERPRINT: usize = 72;
     pub const DIGEST: usize = 104;
     pub const META_LEN: usize = 136;
+    /// v2 only: offset and length of the VL section.
+    pub const VL_SECTION: usize = 144;
+    pub const VL_LEN: usize = 152;
+}
+
+/// Offsets inside the VL section (relative to its start).
+pub mod vl_field {
+    pub const NUM_SWITCHES: usize = 8;
+    pub const VLS: usize = 12;
+    pub const HAS_END_PORT: usize = 13;
+    pub const END_PORT: usize = 16;
+    pub const ROWS: usize = 40;
 }
 
 /// The decoded header of an image.
@@ -44,9 +66,14 @@ pub struct ImageHeader {
 
 /// The content digest: SHA-256 over the SHA-256 of the directory, LID and
 /// string tables (`body`, up to `tables_offset`) followed by the SHA-256 of
-/// every row in directory order. Rows hash in parallel, so the digest costs
-/// a fraction of a sequential pass over 88 MB.
-pub fn content_digest<'a>(body: &[u8], rows: impl Iterator<Item = &'a [u8]>) -> [u8; 32] {
+/// every row in directory order, and (v2) the SHA-256 of the VL section.
+/// Rows hash in parallel, so the digest costs a fraction of a sequential
+/// pass over 88 MB.
+pub fn content_digest<'a>(
+    body: &[u8],
+    rows: impl Iterator<Item = &'a [u8]>,
+    vl: Option<&[u8]>,
+) -> [u8; 32] {
     use rayon::prelude::*;
     let rows: Vec<&[u8]> = rows.collect();
     let row_digests: Vec<[u8; 32]> = rows
@@ -57,6 +84,9 @@ pub fn content_digest<'a>(body: &[u8], rows: impl Iterator<Item = &'a [u8]>) -> 
     h.update(sha2::Sha256::digest(body));
     for d in &row_digests {
         h.update(d);
+    }
+    if let Some(v) = vl {
+        h.update(sha2::Sha256::digest(v));
     }
     h.finalize().into()
 }

@@ -6,7 +6,8 @@
 use std::ops::Range;
 
 use super::image::ImageHeader;
-use super::{Fabric, Guid, Lfts, Lid, LidMap, NO_ROUTE, SwIdx};
+use super::vl::NUM_SL;
+use super::{Fabric, Guid, Lfts, Lid, LidMap, NO_ROUTE, SwIdx, VlPlan};
 use crate::io::Bytes;
 
 /// Where a [`TableSet`] came from.
@@ -50,8 +51,22 @@ pub struct TableSet {
     pub lid_guids: Vec<Guid>,
     /// The image header, for images.
     pub header: Option<ImageHeader>,
+    /// The VL plan the file carries (version 2 route images).
+    pub vl: Option<TableVl>,
     /// The buffer the rows live in (a file's bytes or memory map).
     pub(crate) data: Bytes,
+}
+
+/// A VL plan as a file carries it: byte ranges of the set's buffer,
+/// switches in file order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableVl {
+    pub vls: u8,
+    pub end_port: Option<[u8; NUM_SL]>,
+    /// `(ports + 1, table)` per switch; `None` = identity.
+    pub sl2vl: Vec<Option<(usize, Range<usize>)>>,
+    /// Path SLs per switch, LID-indexed, as long as its LFT row.
+    pub path_sl: Vec<Range<usize>>,
 }
 
 impl TableSet {
@@ -99,6 +114,7 @@ impl TableSet {
             switches,
             lid_guids: lid_port_guids(fabric, lids),
             header: None,
+            vl: None,
             data: Bytes::Owned(lfts.as_bytes().to_vec()),
         }
     }
@@ -120,6 +136,13 @@ impl TableSet {
     /// that the topology lacks is an error naming its GUID.
     pub fn align(&self, fabric: &Fabric, lids: &LidMap) -> Result<Aligned, Guid> {
         let mut lfts = Lfts::new(fabric.num_switches(), lids.max_lid());
+        let mut plan = self.vl.as_ref().map(|v| VlPlan {
+            vls: v.vls,
+            ..VlPlan::single(&lfts)
+        });
+        if let (Some(p), Some(t)) = (&mut plan, self.vl.as_ref().and_then(|v| v.end_port)) {
+            p.sl2vl.set_end_port(t);
+        }
         let mut seen = vec![false; fabric.num_switches()];
         for (i, t) in self.switches.iter().enumerate() {
             let sw = fabric
@@ -128,12 +151,23 @@ impl TableSet {
                 .ok_or(t.guid)?;
             seen[sw.ix()] = true;
             copy_row(self.lft(i), lfts.row_mut(sw.ix()));
+            if let (Some(p), Some(v)) = (&mut plan, &self.vl) {
+                copy_row(&self.data[v.path_sl[i].clone()], p.path_sl.row_mut(sw.ix()));
+                if let Some((dim, r)) = &v.sl2vl[i] {
+                    p.sl2vl
+                        .set_switch_table(sw.ix(), *dim, &self.data[r.clone()]);
+                }
+            }
         }
         let missing = (0..fabric.num_switches() as u32)
             .map(SwIdx)
             .filter(|s| !seen[s.ix()])
             .collect();
-        Ok(Aligned { lfts, missing })
+        Ok(Aligned {
+            lfts,
+            missing,
+            vl_plan: plan,
+        })
     }
 }
 
@@ -143,6 +177,8 @@ pub struct Aligned {
     pub lfts: Lfts,
     /// Switches of the fabric the set has no table for.
     pub missing: Vec<SwIdx>,
+    /// The set's VL plan in the fabric's order, when it carries one.
+    pub vl_plan: Option<VlPlan>,
 }
 
 /// Copies a file row into a model row, as far as both reach.

@@ -78,9 +78,28 @@ impl Sl2Vl {
         self.end_port.map_or(sl & 15, |t| t[sl as usize & 15])
     }
 
-    /// Whether switch `sw` has a table of its own.
-    pub fn has_switch(&self, sw: usize) -> bool {
-        matches!(self.tables.get(sw), Some(Some(_)))
+    /// Switch `sw`'s own table: `(ports + 1, table)` laid out as in
+    /// [`Sl2Vl::set_switch`], `None` for the identity.
+    pub fn switch_table(&self, sw: usize) -> Option<(usize, &[u8])> {
+        match self.tables.get(sw) {
+            Some(Some((n, t))) => Some((*n, t)),
+            _ => None,
+        }
+    }
+
+    /// Sets switch `sw`'s table from its bytes (`dim² × 16`, `dim` = ports
+    /// + 1), as a reader found them; VLs are taken mod 16.
+    pub fn set_switch_table(&mut self, sw: usize, dim: usize, table: &[u8]) {
+        if self.tables.len() <= sw {
+            self.tables.resize(sw + 1, None);
+        }
+        let t: Box<[u8]> = table.iter().map(|v| v & 0x0F).collect();
+        self.tables[sw] = Some((dim, t));
+    }
+
+    /// The end ports' table, `None` for the identity.
+    pub fn end_port_table(&self) -> Option<[u8; NUM_SL]> {
+        self.end_port
     }
 }
 

@@ -3,8 +3,11 @@
 //! and the LID table are decoded and bounds-checked; rows stay in the
 //! caller's buffer (usually a memory map) and are handed out with no copy.
 
+use std::ops::Range;
+
 use crate::model::image::{
-    DIR_ENTRY_LEN, HEADER_LEN, ImageHeader, MAGIC, VERSION, content_digest, field,
+    DIR_ENTRY_LEN, HEADER_LEN, HEADER_LEN_VL, ImageHeader, MAGIC, VERSION, VERSION_VL,
+    VL_DIR_ENTRY_LEN, VL_HEAD_LEN, VL_MAGIC, content_digest, field, vl_field,
 };
 use crate::model::{Guid, LFT_BLOCK};
 
@@ -26,6 +29,22 @@ pub struct ImageIndex {
     pub header: ImageHeader,
     pub switches: Vec<DirEntry>,
     pub lid_guids: Vec<Guid>,
+    /// The VL section (version 2 images).
+    pub vl: Option<VlIndex>,
+}
+
+/// A decoded VL section: byte ranges of the image, switches in directory
+/// order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VlIndex {
+    /// The whole section (for the digest).
+    pub section: Range<usize>,
+    pub vls: u8,
+    pub end_port: Option<[u8; 16]>,
+    /// `(ports + 1, table)` per switch; `None` = identity.
+    pub sl2vl: Vec<Option<(usize, Range<usize>)>>,
+    /// Path SLs per switch, as long as its LFT row.
+    pub path_sl: Vec<Range<usize>>,
 }
 
 /// Why an image cannot be read.
@@ -82,9 +101,9 @@ pub fn read_index(bytes: &[u8]) -> Result<ImageIndex, ImageError> {
         return Err(bad("not a routec route image (bad magic)"));
     }
     let version = c.u32(field::VERSION)?;
-    if version != VERSION {
+    if version != VERSION && version != VERSION_VL {
         return Err(bad(format!(
-            "version {version} is not supported (this build reads {VERSION})"
+            "version {version} is not supported (this build reads {VERSION} and {VERSION_VL})"
         )));
     }
     let num_switches = c.u32(field::NUM_SWITCHES)? as usize;
@@ -103,7 +122,12 @@ pub fn read_index(bytes: &[u8]) -> Result<ImageIndex, ImageError> {
         )));
     }
     let meta_len = c.u32(field::META_LEN)? as usize;
-    let meta = String::from_utf8_lossy(c.bytes(HEADER_LEN, meta_len)?).into_owned();
+    let fixed = if version == VERSION_VL {
+        HEADER_LEN_VL
+    } else {
+        HEADER_LEN
+    };
+    let meta = String::from_utf8_lossy(c.bytes(fixed, meta_len)?).into_owned();
     let header = ImageHeader {
         version,
         meta,
@@ -142,10 +166,72 @@ pub fn read_index(bytes: &[u8]) -> Result<ImageIndex, ImageError> {
         .chunks_exact(8)
         .map(|b| Guid(u64::from_le_bytes(b.try_into().unwrap_or_default())))
         .collect();
+    let vl = if version == VERSION_VL {
+        let section =
+            c.u64(field::VL_SECTION)?..c.u64(field::VL_SECTION)? + c.u64(field::VL_LEN)?;
+        Some(read_vl(&c, section, &switches)?)
+    } else {
+        None
+    };
     Ok(ImageIndex {
         header,
         switches,
         lid_guids,
+        vl,
+    })
+}
+
+/// Decodes and bounds-checks the VL section at `section`.
+fn read_vl(
+    c: &Cursor,
+    section: Range<usize>,
+    switches: &[DirEntry],
+) -> Result<VlIndex, ImageError> {
+    let at = section.start;
+    let sec = c.bytes(at, section.len())?;
+    if !sec.starts_with(&VL_MAGIC) {
+        return Err(bad("VL section: bad magic"));
+    }
+    let v = Cursor(sec);
+    let n = v.u32(vl_field::NUM_SWITCHES)? as usize;
+    if n != switches.len() {
+        return Err(bad(format!(
+            "VL section: {n} switches, directory {}",
+            switches.len()
+        )));
+    }
+    let end_port = (v.bytes(vl_field::HAS_END_PORT, 1)?[0] != 0)
+        .then(|| {
+            v.bytes(vl_field::END_PORT, 16)
+                .map(|t| t.try_into().unwrap_or([0; 16]))
+        })
+        .transpose()?;
+    let mut sl2vl = Vec::with_capacity(n);
+    for i in 0..n {
+        let e = VL_HEAD_LEN + i * VL_DIR_ENTRY_LEN;
+        let (off, dim) = (v.u64(e)?, v.u16(e + 8)? as usize);
+        if off == 0 {
+            sl2vl.push(None);
+            continue;
+        }
+        let len = dim * dim * 16;
+        v.bytes(off, len)?;
+        sl2vl.push(Some((dim, at + off..at + off + len)));
+    }
+    let mut row = v.u64(vl_field::ROWS)?;
+    let mut path_sl = Vec::with_capacity(n);
+    for s in switches {
+        let len = s.table.len();
+        v.bytes(row, len)?;
+        path_sl.push(at + row..at + row + len);
+        row += len;
+    }
+    Ok(VlIndex {
+        vls: v.bytes(vl_field::VLS, 1)?[0],
+        section,
+        end_port,
+        sl2vl,
+        path_sl,
     })
 }
 
@@ -154,7 +240,9 @@ pub fn verify_digest(bytes: &[u8], index: &ImageIndex) -> Result<(), ImageError>
     let c = Cursor(bytes);
     let dir = c.u64(field::DIR)?;
     let body = c.bytes(dir, c.u64(field::TABLES)?.saturating_sub(dir))?;
-    let got = content_digest(body, index.switches.iter().map(|s| &bytes[s.table.clone()]));
+    let rows = index.switches.iter().map(|s| &bytes[s.table.clone()]);
+    let vl = index.vl.as_ref().map(|v| &bytes[v.section.clone()]);
+    let got = content_digest(body, rows, vl);
     if got != index.header.content_digest {
         return Err(bad("content digest mismatch: the image is damaged"));
     }
@@ -199,7 +287,7 @@ mod tests {
         ];
         let lg = [Guid(0), Guid(0x11), Guid(0x20), Guid(0x21)];
         let mut out = Vec::new();
-        write_image(&mut out, "engine=minhop", &[7; 32], &sw, &lg).unwrap();
+        write_image(&mut out, "engine=minhop", &[7; 32], &sw, &lg, None).unwrap();
         assert_eq!(out.len() % 64, 0);
         let idx = read_index(&out).unwrap();
         verify_digest(&out, &idx).unwrap();
@@ -216,5 +304,55 @@ mod tests {
         for cut in [0, 10, 100, out.len() - 1] {
             assert!(read_index(&out[..cut]).is_err(), "cut at {cut}");
         }
+    }
+
+    #[test]
+    fn a_vl_section_round_trips_and_is_digested() {
+        let (a, b) = tiny();
+        let sw = [
+            ImageSwitch {
+                guid: Guid(0x20),
+                lid: 2,
+                num_ports: 4,
+                top: 3,
+                desc: "s1",
+                lft: &a,
+            },
+            ImageSwitch {
+                guid: Guid(0x21),
+                lid: 3,
+                num_ports: 4,
+                top: 3,
+                desc: "s2",
+                lft: &b,
+            },
+        ];
+        let lg = [Guid(0), Guid(0x11), Guid(0x20), Guid(0x21)];
+        let (sl_a, sl_b) = (vec![0u8; 64], vec![1u8; 64]);
+        let table: Vec<u8> = (0..5 * 5 * 16).map(|i| (i % 3) as u8).collect();
+        let vl = crate::emit::image_vl::ImageVl {
+            vls: 3,
+            end_port: Some([2; 16]),
+            sl2vl: vec![None, Some((5, &table))],
+            path_sl: vec![&sl_a, &sl_b],
+        };
+        let mut out = Vec::new();
+        write_image(&mut out, "engine=minhop", &[7; 32], &sw, &lg, Some(&vl)).unwrap();
+        let idx = read_index(&out).unwrap();
+        verify_digest(&out, &idx).unwrap();
+        assert_eq!(idx.header.version, VERSION_VL);
+        assert_eq!(idx.header.meta, "engine=minhop");
+        let v = idx.vl.as_ref().unwrap();
+        assert_eq!((v.vls, v.end_port), (3, Some([2; 16])));
+        assert_eq!(v.sl2vl[0], None);
+        let (dim, r) = v.sl2vl[1].clone().unwrap();
+        assert_eq!((dim, &out[r]), (5, &table[..]));
+        assert_eq!(&out[v.path_sl[1].clone()], &sl_b[..]);
+        assert_eq!(v.path_sl[0].start % 64, 0);
+        // the LFT rows read as in version 1
+        assert_eq!(&out[idx.switches[1].table.clone()], &b[..]);
+        let mut damaged = out.clone();
+        damaged[v.path_sl[1].start] ^= 1;
+        assert!(verify_digest(&damaged, &read_index(&damaged).unwrap()).is_err());
     }
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 use super::image;
 use crate::error::{Error, ParseError, Result};
 use crate::io::Bytes;
-use crate::model::table_set::{SwitchTable, TableKind, TableSet};
+use crate::model::table_set::{SwitchTable, TableKind, TableSet, TableVl};
 use crate::model::{Guid, LFT_BLOCK, Lid, NO_ROUTE, OutFile};
 
 /// Reads tables from `path`: a `compile` output directory (its
@@ -61,11 +61,18 @@ fn from_image(name: &str, bytes: Bytes) -> Result<TableSet> {
             range: d.table,
         })
         .collect();
+    let vl = idx.vl.map(|v| TableVl {
+        vls: v.vls,
+        end_port: v.end_port,
+        sl2vl: v.sl2vl,
+        path_sl: v.path_sl,
+    });
     Ok(TableSet {
         kind: TableKind::Image,
         switches,
         lid_guids: idx.lid_guids,
         header: Some(idx.header),
+        vl,
         data: bytes,
     })
 }
@@ -122,6 +129,7 @@ pub fn parse_text(name: &str, text: &str) -> Result<TableSet> {
         switches,
         lid_guids,
         header: None,
+        vl: None,
         data: Bytes::Owned(data),
     })
 }

@@ -9,6 +9,7 @@ use super::{CompileArgs, Run};
 use crate::cli::common::Global;
 use crate::cli::phases::Phases;
 use crate::cli::{Outcome, mcast};
+use crate::emit::image_vl::ImageVl;
 use crate::emit::outputs::OutputSet;
 use crate::emit::{fdbs, image, report};
 use crate::error::{Error, Result};
@@ -109,6 +110,11 @@ fn stage_image(
     let meta = image_meta(args, job);
     let sw = image::switches_of(&run.fabric, &run.routing.lfts);
     let lg = crate::model::table_set::lid_port_guids(&run.fabric, &run.lids);
+    let vl = run
+        .routing
+        .vl_plan
+        .as_ref()
+        .map(|p| ImageVl::of(&run.fabric, p));
     let (file, stale) = if args.compress {
         (OutFile::ImageZst, OutFile::Image)
     } else {
@@ -116,9 +122,9 @@ fn stage_image(
     };
     set.stage(file.name(), |w| {
         if args.compress {
-            image::write_image_zstd(w, &meta, fingerprint, &sw, &lg)
+            image::write_image_zstd(w, &meta, fingerprint, &sw, &lg, vl.as_ref())
         } else {
-            image::write_image(w, &meta, fingerprint, &sw, &lg)
+            image::write_image(w, &meta, fingerprint, &sw, &lg, vl.as_ref())
         }
     })?;
     set.remove_stale(stale.name());

@@ -1,0 +1,73 @@
+//! The VL section of a route image (`formats/route-image.md`, version 2):
+//! the end ports' SL2VL table, each switch's SL2VL table (or none, for the
+//! identity), and each switch's path SLs laid out like its LFT row, so the
+//! whole VL plan of a compile travels with its tables.
+
+use crate::model::image::{VL_DIR_ENTRY_LEN, VL_HEAD_LEN, VL_MAGIC, vl_field};
+use crate::model::{Fabric, LFT_BLOCK, VlPlan};
+
+/// A VL plan as the image writer needs it, switches in directory order.
+pub struct ImageVl<'a> {
+    pub vls: u8,
+    pub end_port: Option<[u8; 16]>,
+    /// `(ports + 1, dim² × 16 VLs)` per switch; `None` = identity.
+    pub sl2vl: Vec<Option<(usize, &'a [u8])>>,
+    /// Path SLs per switch, LID-indexed, as long as its LFT row.
+    pub path_sl: Vec<&'a [u8]>,
+}
+
+impl<'a> ImageVl<'a> {
+    /// The plan of a routed fabric, switches in [`crate::model::SwIdx`] order.
+    pub fn of(fabric: &Fabric, plan: &'a VlPlan) -> Self {
+        let n = fabric.num_switches();
+        ImageVl {
+            vls: plan.vls,
+            end_port: plan.sl2vl.end_port_table(),
+            sl2vl: (0..n).map(|s| plan.sl2vl.switch_table(s)).collect(),
+            path_sl: (0..n).map(|s| plan.path_sl.row(s)).collect(),
+        }
+    }
+}
+
+fn put(buf: &mut [u8], at: usize, bytes: &[u8]) {
+    buf[at..at + bytes.len()].copy_from_slice(bytes);
+}
+
+/// The section's bytes: head, switch directory, SL2VL tables, then the
+/// path-SL rows from a 64-byte boundary (relative to the section, which
+/// itself starts on one).
+pub fn encode(vl: &ImageVl) -> Vec<u8> {
+    let n = vl.sl2vl.len();
+    let tables_at = VL_HEAD_LEN + VL_DIR_ENTRY_LEN * n;
+    let table_bytes: usize = vl.sl2vl.iter().flatten().map(|(_, t)| t.len()).sum();
+    let rows_at = (tables_at + table_bytes).div_ceil(LFT_BLOCK) * LFT_BLOCK;
+    let row_bytes: usize = vl.path_sl.iter().map(|r| r.len()).sum();
+    let mut buf = vec![0u8; rows_at + row_bytes];
+    put(&mut buf, 0, &VL_MAGIC);
+    put(&mut buf, vl_field::NUM_SWITCHES, &(n as u32).to_le_bytes());
+    buf[vl_field::VLS] = vl.vls;
+    if let Some(t) = vl.end_port {
+        buf[vl_field::HAS_END_PORT] = 1;
+        put(&mut buf, vl_field::END_PORT, &t);
+    } else {
+        let identity: Vec<u8> = (0..16).collect();
+        put(&mut buf, vl_field::END_PORT, &identity);
+    }
+    put(&mut buf, vl_field::ROWS, &(rows_at as u64).to_le_bytes());
+    let mut at = tables_at;
+    for (i, t) in vl.sl2vl.iter().enumerate() {
+        let e = VL_HEAD_LEN + i * VL_DIR_ENTRY_LEN;
+        if let Some((dim, table)) = t {
+            put(&mut buf, e, &(at as u64).to_le_bytes());
+            put(&mut buf, e + 8, &(*dim as u16).to_le_bytes());
+            put(&mut buf, at, table);
+            at += table.len();
+        }
+    }
+    let mut at = rows_at;
+    for row in &vl.path_sl {
+        put(&mut buf, at, row);
+        at += row.len();
+    }
+    buf
+}
