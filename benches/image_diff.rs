@@ -68,6 +68,7 @@ fn write(f: &Fabric, path: &Path) {
         &[0; 32],
         &switches(f),
         &f.lid_guids,
+        None,
     )
     .unwrap();
 }
@@ -111,7 +112,15 @@ fn bench(c: &mut Criterion) {
         let mut buf = Vec::with_capacity(bytes as usize);
         bench.iter(|| {
             buf.clear();
-            image::write_image(&mut buf, "engine=dmodc", &[0; 32], &sw, &old.lid_guids).unwrap();
+            image::write_image(
+                &mut buf,
+                "engine=dmodc",
+                &[0; 32],
+                &sw,
+                &old.lid_guids,
+                None,
+            )
+            .unwrap();
             black_box(buf.len())
         })
     });

@@ -30,9 +30,9 @@ fn image_bytes(f: &Fabric, lids: &LidMap, lfts: &Lfts, zstd: bool) -> Vec<u8> {
     let fp = routec::model::image::fabric_fingerprint(f);
     let mut out = Vec::new();
     if zstd {
-        image::write_image_zstd(&mut out, "engine=minhop", &fp, &sw, &lg).unwrap();
+        image::write_image_zstd(&mut out, "engine=minhop", &fp, &sw, &lg, None).unwrap();
     } else {
-        image::write_image(&mut out, "engine=minhop", &fp, &sw, &lg).unwrap();
+        image::write_image(&mut out, "engine=minhop", &fp, &sw, &lg, None).unwrap();
     }
     out
 }
@@ -147,6 +147,7 @@ fn example() -> Vec<u8> {
         &[0xAB; 32],
         &sw,
         &routec::model::table_set::lid_port_guids(&f, &lids),
+        None,
     )
     .unwrap();
     out
@@ -307,7 +308,7 @@ proptest::proptest! {
             .collect();
         let lg: Vec<Guid> = lid_guids.iter().map(|&g| Guid(g)).collect();
         let mut out = Vec::new();
-        image::write_image(&mut out, &desc, &[1; 32], &sw, &lg).unwrap();
+        image::write_image(&mut out, &desc, &[1; 32], &sw, &lg, None).unwrap();
         let t = parse_tables("p", Bytes::Owned(out)).unwrap();
         proptest::prop_assert_eq!(t.to_lfts(), lfts.clone());
         proptest::prop_assert_eq!(&t.lid_guids, &lg);
