@@ -10,7 +10,9 @@ use crate::model::{Fabric, LFT_BLOCK, VlPlan};
 pub struct ImageVl<'a> {
     pub vls: u8,
     pub end_port: Option<[u8; 16]>,
-    /// `(ports + 1, dim² × 16 VLs)` per switch; `None` = identity.
+    /// The map of switches without a table of their own (`None` = identity).
+    pub default: Option<[u8; 16]>,
+    /// `(ports + 1, dim² × 16 VLs)` per switch; `None` = the default map.
     pub sl2vl: Vec<Option<(usize, &'a [u8])>>,
     /// Path SLs per switch, LID-indexed, as long as its LFT row.
     pub path_sl: Vec<&'a [u8]>,
@@ -23,6 +25,7 @@ impl<'a> ImageVl<'a> {
         ImageVl {
             vls: plan.vls,
             end_port: plan.sl2vl.end_port_table(),
+            default: plan.sl2vl.default_table(),
             sl2vl: (0..n).map(|s| plan.sl2vl.switch_table(s)).collect(),
             path_sl: (0..n).map(|s| plan.path_sl.row(s)).collect(),
         }
@@ -54,6 +57,10 @@ pub fn encode(vl: &ImageVl) -> Vec<u8> {
         put(&mut buf, vl_field::END_PORT, &identity);
     }
     put(&mut buf, vl_field::ROWS, &(rows_at as u64).to_le_bytes());
+    if let Some(t) = vl.default {
+        buf[vl_field::HAS_DEFAULT] = 1;
+        put(&mut buf, vl_field::DEFAULT, &t);
+    }
     let mut at = tables_at;
     for (i, t) in vl.sl2vl.iter().enumerate() {
         let e = VL_HEAD_LEN + i * VL_DIR_ENTRY_LEN;

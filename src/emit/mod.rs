@@ -10,4 +10,5 @@ pub mod mcfdbs;
 pub mod opensm;
 pub mod outputs;
 pub mod report;
+pub mod vl;
 pub mod yaml;

@@ -50,8 +50,10 @@ pub mod vl_field {
     pub const NUM_SWITCHES: usize = 8;
     pub const VLS: usize = 12;
     pub const HAS_END_PORT: usize = 13;
+    pub const HAS_DEFAULT: usize = 14;
     pub const END_PORT: usize = 16;
     pub const ROWS: usize = 40;
+    pub const DEFAULT: usize = 48;
 }
 
 /// The decoded header of an image.

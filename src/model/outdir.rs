@@ -25,6 +25,12 @@ pub enum OutFile {
     Report,
     /// `run.json`: timings and write statuses of the last run.
     RunLog,
+    /// OpenSM's `opensm-sl2vl.dump` (`formats/opensm-sl2vl-dump.md`).
+    Sl2VlDump,
+    /// ibdmchk's `-d` SL2VL file (`formats/ibdmchk-vl.md`).
+    IbdmchkSl2Vl,
+    /// ibdmchk's `-c` path-SL file.
+    IbdmchkPsl,
 }
 
 impl OutFile {
@@ -41,6 +47,9 @@ impl OutFile {
             OutFile::McastJson => "mcast.json",
             OutFile::Report => "report.json",
             OutFile::RunLog => "run.json",
+            OutFile::Sl2VlDump => "opensm-sl2vl.dump",
+            OutFile::IbdmchkSl2Vl => "ibdmchk.sl2vl",
+            OutFile::IbdmchkPsl => "ibdmchk.psl",
         }
     }
 

@@ -63,7 +63,9 @@ pub struct TableSet {
 pub struct TableVl {
     pub vls: u8,
     pub end_port: Option<[u8; NUM_SL]>,
-    /// `(ports + 1, table)` per switch; `None` = identity.
+    /// The map of switches without a table of their own (`None` = identity).
+    pub default: Option<[u8; NUM_SL]>,
+    /// `(ports + 1, table)` per switch; `None` = the default map.
     pub sl2vl: Vec<Option<(usize, Range<usize>)>>,
     /// Path SLs per switch, LID-indexed, as long as its LFT row.
     pub path_sl: Vec<Range<usize>>,
@@ -140,8 +142,9 @@ impl TableSet {
             vls: v.vls,
             ..VlPlan::single(&lfts)
         });
-        if let (Some(p), Some(t)) = (&mut plan, self.vl.as_ref().and_then(|v| v.end_port)) {
-            p.sl2vl.set_end_port(t);
+        if let (Some(p), Some(v)) = (&mut plan, &self.vl) {
+            v.end_port.into_iter().for_each(|t| p.sl2vl.set_end_port(t));
+            v.default.into_iter().for_each(|t| p.sl2vl.set_default(t));
         }
         let mut seen = vec![false; fabric.num_switches()];
         for (i, t) in self.switches.iter().enumerate() {

@@ -16,6 +16,9 @@ pub const NUM_SL: usize = 16;
 /// The VL value that means "drop" in an SL2VL table.
 pub const VL_DROP: u8 = 15;
 
+/// SL `i` on VL `i`.
+const IDENTITY: [u8; NUM_SL] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
 /// SL2VL tables for every switch, and the table of end ports. A switch with
 /// no table maps SL to VL unchanged, which is also what OpenSM programs by
 /// default for one VL.
@@ -26,6 +29,9 @@ pub struct Sl2Vl {
     tables: Vec<Option<(usize, Box<[u8]>)>>,
     /// The table every end port (CA, router) sends with: `None` = identity.
     end_port: Option<[u8; NUM_SL]>,
+    /// The table of every switch without one of its own, the same for all
+    /// its port pairs: `None` = identity.
+    default: Option<[u8; NUM_SL]>,
 }
 
 impl Sl2Vl {
@@ -36,7 +42,28 @@ impl Sl2Vl {
 
     /// Whether every switch and end port maps SL to VL unchanged.
     pub fn is_identity(&self) -> bool {
-        self.tables.iter().all(Option::is_none) && self.end_port.is_none()
+        self.port_map().is_some_and(|m| m == IDENTITY) && self.end_port.is_none()
+    }
+
+    /// Tables that map SL to VL the same on every switch port pair
+    /// (OpenSM's QoS default `0,1,..,7,0,1,..,7`, say): the map, for checks
+    /// that then need not look at ports. `None` when some switch has a
+    /// table of its own.
+    pub fn port_map(&self) -> Option<[u8; NUM_SL]> {
+        self.tables
+            .iter()
+            .all(Option::is_none)
+            .then(|| self.default.unwrap_or(IDENTITY))
+    }
+
+    /// Sets the table of every switch without one of its own.
+    pub fn set_default(&mut self, vl_of_sl: [u8; NUM_SL]) {
+        self.default = Some(vl_of_sl.map(|v| v & 0x0F));
+    }
+
+    /// The table of switches without one of their own, `None` = identity.
+    pub fn default_table(&self) -> Option<[u8; NUM_SL]> {
+        self.default
     }
 
     /// Sets the table of switch `sw` (with `num_ports` ports, port 0
@@ -69,7 +96,7 @@ impl Sl2Vl {
             Some(Some((n, t))) if (inp as usize) < *n && (out as usize) < *n => {
                 t[(inp as usize * n + out as usize) * NUM_SL + (sl as usize & 15)]
             }
-            _ => sl & 15,
+            _ => self.default.map_or(sl & 15, |t| t[sl as usize & 15]),
         }
     }
 
@@ -169,6 +196,23 @@ impl VlPlan {
             path_sl: PathSl::zeros(lfts),
             sl2vl: Sl2Vl::identity(),
             vls: 1,
+        }
+    }
+
+    /// A plan whose SL `i` runs on VL `i` for the first `vls` SLs, and the
+    /// SLs above on `i mod vls`, everywhere (end ports included): layering's
+    /// tables, the shape of OpenSM's default QoS map, and no VL beyond
+    /// `vls` for any SL.
+    pub fn layered(path_sl: PathSl, vls: u8) -> Self {
+        let v = vls.clamp(1, 15);
+        let map: [u8; NUM_SL] = std::array::from_fn(|sl| sl as u8 % v);
+        let mut sl2vl = Sl2Vl::identity();
+        sl2vl.set_default(map);
+        sl2vl.set_end_port(map);
+        VlPlan {
+            path_sl,
+            sl2vl,
+            vls,
         }
     }
 

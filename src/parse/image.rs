@@ -41,7 +41,9 @@ pub struct VlIndex {
     pub section: Range<usize>,
     pub vls: u8,
     pub end_port: Option<[u8; 16]>,
-    /// `(ports + 1, table)` per switch; `None` = identity.
+    /// The map of switches without a table of their own (`None` = identity).
+    pub default: Option<[u8; 16]>,
+    /// `(ports + 1, table)` per switch; `None` = the default map.
     pub sl2vl: Vec<Option<(usize, Range<usize>)>>,
     /// Path SLs per switch, as long as its LFT row.
     pub path_sl: Vec<Range<usize>>,
@@ -206,6 +208,12 @@ fn read_vl(
                 .map(|t| t.try_into().unwrap_or([0; 16]))
         })
         .transpose()?;
+    let default = (v.bytes(vl_field::HAS_DEFAULT, 1)?[0] != 0)
+        .then(|| {
+            v.bytes(vl_field::DEFAULT, 16)
+                .map(|t| t.try_into().unwrap_or([0; 16]))
+        })
+        .transpose()?;
     let mut sl2vl = Vec::with_capacity(n);
     for i in 0..n {
         let e = VL_HEAD_LEN + i * VL_DIR_ENTRY_LEN;
@@ -230,6 +238,7 @@ fn read_vl(
         vls: v.bytes(vl_field::VLS, 1)?[0],
         section,
         end_port,
+        default,
         sl2vl,
         path_sl,
     })
@@ -333,6 +342,7 @@ mod tests {
         let vl = crate::emit::image_vl::ImageVl {
             vls: 3,
             end_port: Some([2; 16]),
+            default: Some([1; 16]),
             sl2vl: vec![None, Some((5, &table))],
             path_sl: vec![&sl_a, &sl_b],
         };
@@ -343,7 +353,10 @@ mod tests {
         assert_eq!(idx.header.version, VERSION_VL);
         assert_eq!(idx.header.meta, "engine=minhop");
         let v = idx.vl.as_ref().unwrap();
-        assert_eq!((v.vls, v.end_port), (3, Some([2; 16])));
+        assert_eq!(
+            (v.vls, v.end_port, v.default),
+            (3, Some([2; 16]), Some([1; 16]))
+        );
         assert_eq!(v.sl2vl[0], None);
         let (dim, r) = v.sl2vl[1].clone().unwrap();
         assert_eq!((dim, &out[r]), (5, &table[..]));

@@ -64,6 +64,7 @@ fn from_image(name: &str, bytes: Bytes) -> Result<TableSet> {
     let vl = idx.vl.map(|v| TableVl {
         vls: v.vls,
         end_port: v.end_port,
+        default: v.default,
         sl2vl: v.sl2vl,
         path_sl: v.path_sl,
     });

@@ -178,7 +178,7 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
         topo: &topo,
         lfts,
         sl2vl,
-        identity_vl: sl2vl.is_identity(),
+        port_map: sl2vl.port_map(),
         path_sl: opts.vl_plan.as_ref().map(|p| &p.path_sl),
         leaves: &leaves,
         all: &all,

@@ -12,6 +12,7 @@ mod dmodc;
 mod faults;
 mod guid_files;
 mod ibdmchk;
+mod ibdmchk_vl;
 mod image;
 mod info;
 mod layers;

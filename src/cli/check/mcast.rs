@@ -74,7 +74,9 @@ impl McastStats {
 pub(super) fn mcast_inputs(args: &CheckArgs) -> Result<Option<McastInputs>> {
     let beside = |name: &str| {
         let dir = args.lfts.as_ref().filter(|p| p.is_dir())?;
-        Some(dir.join(name)).filter(|p| p.is_file())
+        // An empty file is what `--emit fdbs` writes for ibdmchk when
+        // there is no multicast: nothing to check.
+        Some(dir.join(name)).filter(|p| p.metadata().is_ok_and(|m| m.is_file() && m.len() > 0))
     };
     let mcfdbs = match (args.mcfdbs.clone(), beside(OutFile::Mcfdbs.name())) {
         (Some(p), _) | (None, Some(p)) => p,

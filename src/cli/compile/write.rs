@@ -11,7 +11,7 @@ use crate::cli::phases::Phases;
 use crate::cli::{Outcome, mcast};
 use crate::emit::image_vl::ImageVl;
 use crate::emit::outputs::OutputSet;
-use crate::emit::{fdbs, image, report};
+use crate::emit::{fdbs, image, report, vl};
 use crate::error::{Error, Result};
 use crate::model::OutFile;
 
@@ -36,17 +36,10 @@ pub(super) fn write_outputs(
         stage_image(&mut set, args, job, run, &fingerprint)?;
     }
     if job.wants(Emit::Opensm) {
-        set.stage(OutFile::OpensmLfts.name(), |w| {
-            crate::emit::opensm::write_lfts_dump(&run.fabric, &run.lids, &run.routing.lfts, w)
-        })?;
+        stage_opensm(&mut set, run)?;
     }
     if job.wants(Emit::Fdbs) {
-        set.stage(OutFile::Fdbs.name(), |w| {
-            fdbs::write_fdbs(&run.fabric, &run.lids, &run.routing.lfts, w)
-        })?;
-        set.stage(OutFile::SubnetLst.name(), |w| {
-            fdbs::write_subnet_lst(&run.fabric, w)
-        })?;
+        stage_ibdmchk(&mut set, run)?;
     }
     if let Some((m, check)) = &run.mcast {
         mcast::stage(&mut set, &run.fabric, m, check)?;
@@ -97,6 +90,42 @@ fn check_outcome(set: &OutputSet, g: &Global) -> Outcome {
         }
     }
     Outcome::Changed
+}
+
+/// OpenSM's dumps: `opensm-lfts.dump`, and `opensm-sl2vl.dump` when the
+/// routing has a VL plan.
+fn stage_opensm(set: &mut OutputSet, run: &Run) -> Result<()> {
+    set.stage(OutFile::OpensmLfts.name(), |w| {
+        crate::emit::opensm::write_lfts_dump(&run.fabric, &run.lids, &run.routing.lfts, w)
+    })?;
+    if let Some(plan) = &run.routing.vl_plan {
+        set.stage(OutFile::Sl2VlDump.name(), |w| {
+            vl::write_sl2vl_dump(&run.fabric, plan, w)
+        })?;
+    }
+    Ok(())
+}
+
+/// What `ibdmchk -s opensm-subnet.lst -f opensm.fdbs -m opensm.mcfdbs
+/// [-c ibdmchk.psl -d ibdmchk.sl2vl]` reads: ibdmchk 1.5.7 refuses to run
+/// without an MFT file, so an empty `opensm.mcfdbs` goes along when no
+/// multicast run writes one; the VL files only with a VL plan.
+fn stage_ibdmchk(set: &mut OutputSet, run: &Run) -> Result<()> {
+    let (f, lids, lfts) = (&run.fabric, &run.lids, &run.routing.lfts);
+    set.stage(OutFile::Fdbs.name(), |w| fdbs::write_fdbs(f, lids, lfts, w))?;
+    set.stage(OutFile::SubnetLst.name(), |w| fdbs::write_subnet_lst(f, w))?;
+    if run.mcast.is_none() {
+        set.stage(OutFile::Mcfdbs.name(), |_| Ok(()))?;
+    }
+    if let Some(plan) = &run.routing.vl_plan {
+        set.stage(OutFile::IbdmchkPsl.name(), |w| {
+            vl::write_ibdmchk_psl(f, lids, plan, w)
+        })?;
+        set.stage(OutFile::IbdmchkSl2Vl.name(), |w| {
+            vl::write_ibdmchk_sl2vl(f, plan, w)
+        })?;
+    }
+    Ok(())
 }
 
 /// The route image, plain or zstd-compressed (the other form is removed).

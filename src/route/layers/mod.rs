@@ -23,7 +23,7 @@
 mod order;
 mod paths;
 
-use crate::model::{Fabric, Lfts, LidMap, Note, PathSl, Sl2Vl, VlPlan};
+use crate::model::{Fabric, Lfts, LidMap, Note, PathSl, VlPlan};
 use order::Layer;
 use paths::{PathWalk, Turn};
 
@@ -173,11 +173,7 @@ fn finish(walk: &PathWalk, mut p: Placement, max_vls: u8) -> Layering {
     Layering {
         load: p.layers.iter().map(|l| l.load).collect(),
         unplaced: p.unplaced,
-        plan: VlPlan {
-            path_sl: p.sl,
-            sl2vl: Sl2Vl::identity(),
-            vls,
-        },
+        plan: VlPlan::layered(p.sl, vls),
         notes,
     }
 }

@@ -21,8 +21,9 @@ pub(crate) struct WalkCtx<'a> {
     pub topo: &'a Topo,
     pub lfts: &'a Lfts,
     pub sl2vl: &'a Sl2Vl,
-    /// `sl2vl.is_identity()`, computed once.
-    pub identity_vl: bool,
+    /// `sl2vl.port_map()`, computed once: with it the VL of a hop depends
+    /// on the SL only, and the per-port gathering is skipped.
+    pub port_map: Option<[u8; 16]>,
     /// The SL of every (source switch, LID) path; `None` = SL 0 for all.
     pub path_sl: Option<&'a PathSl>,
     /// Switches with end ports, and all switches.

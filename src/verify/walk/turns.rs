@@ -103,7 +103,7 @@ impl Acc {
         sl: u8,
         only_marked: bool,
     ) {
-        if !cx.identity_vl {
+        if cx.port_map.is_none() {
             self.gather_vls(cx, lid, tgt, sources, sl, only_marked);
         }
         if let Some(op_vls) = cx.op_vls {
@@ -126,9 +126,9 @@ impl Acc {
                 continue;
             }
             let bit = cx.topo.turn_bit(n as usize, q, o);
-            // Under the identity mapping every channel toward the LID is on
-            // VL `sl`, so the gathered masks would all be `1 << sl`.
-            let mut vins = if cx.identity_vl {
+            // When the map ignores ports every channel toward the LID on
+            // `sl` is on one VL, so the gathered masks would all be that.
+            let mut vins = if cx.port_map.is_some() {
                 1 << vout
             } else {
                 self.vlmask[m]
@@ -196,8 +196,8 @@ impl Acc {
                 continue;
             }
             let out = self.out[si];
-            if cx.identity_vl {
-                self.check_lane(op_vls, lid, s, 0, out, sl, sl);
+            if let Some(map) = cx.port_map {
+                self.check_lane(op_vls, lid, s, 0, out, sl, map[sl as usize & 15]);
                 continue;
             }
             for p in 0..cx.topo.num_ports(si) {

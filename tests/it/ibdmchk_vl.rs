@@ -1,0 +1,111 @@
+//! ibdmchk agrees with routec on layered VL plans: routec's emitted
+//! `ibdmchk.psl` and `ibdmchk.sl2vl` make ibdmchk find no credit loop where
+//! one VL had one, and a deliberately wrong PSL (every path back on SL 0)
+//! makes it report the loop again — so it really read the files, which it
+//! would otherwise skip line by line without a word.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::routec;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// ibdmchk's credit-loop verdict on an output directory: `Some(true)` when
+/// it reports loops. ibdmchk 1.5.7 segfaults at exit after printing its
+/// verdicts, so it is judged from its text.
+fn ibdmchk_loops(dir: &Path, psl: Option<&str>) -> Option<bool> {
+    let mut cmd = Command::new("ibdmchk");
+    cmd.current_dir(dir).args([
+        "-s",
+        "opensm-subnet.lst",
+        "-f",
+        "opensm.fdbs",
+        "-m",
+        "opensm.mcfdbs",
+    ]);
+    if let Some(p) = psl {
+        cmd.args(["-c", p, "-d", "ibdmchk.sl2vl"]);
+    }
+    let out = cmd.output().ok()?;
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    if text.contains("-E- credit loops in routing") {
+        Some(true)
+    } else if text.contains("-I- no credit loops found") {
+        Some(false)
+    } else {
+        panic!("ibdmchk gave no verdict:\n{text}")
+    }
+}
+
+fn installed() -> bool {
+    let ok = Command::new("ibdmchk").arg("-h").output().is_ok();
+    if !ok {
+        assert!(std::env::var_os("CI").is_none(), "ibdmchk is missing in CI");
+        eprintln!("ibdmchk not installed: skipping");
+    }
+    ok
+}
+
+fn layered(topo: &str, name: &str) -> std::path::PathBuf {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("ibdmchk_vl_{name}"));
+    let _ = std::fs::remove_dir_all(&out);
+    let (code, _) = routec(
+        &[
+            "compile",
+            topo,
+            "--engine",
+            "minhop",
+            "--vls",
+            "8",
+            "--emit",
+            "fdbs,report",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        Path::new(ROOT),
+    );
+    assert_eq!(code, 0);
+    out
+}
+
+#[test]
+fn ibdmchk_reads_routecs_vl_files_and_agrees() {
+    if !installed() {
+        return;
+    }
+    for (name, topo) in [
+        ("ring6", "fixtures/verify/ring6/ibnetdiscover.txt"),
+        ("irr", "fixtures/opensm/irr/minhop/ibnetdiscover.txt"),
+    ] {
+        let dir = layered(topo, name);
+        let report = std::fs::read_to_string(dir.join("report.json")).unwrap();
+        assert!(
+            report.contains("\"vl_plan\""),
+            "{name}: min-hop needs lanes here"
+        );
+        assert_eq!(
+            ibdmchk_loops(&dir, None),
+            Some(true),
+            "{name}: one VL has a loop"
+        );
+        assert_eq!(
+            ibdmchk_loops(&dir, Some("ibdmchk.psl")),
+            Some(false),
+            "{name}: layered"
+        );
+        // every path back on SL 0: the loop again
+        let psl = std::fs::read_to_string(dir.join("ibdmchk.psl")).unwrap();
+        let wrong: String = psl
+            .lines()
+            .map(|l| format!("{} 0\n", l.rsplit_once(' ').unwrap().0))
+            .collect();
+        std::fs::write(dir.join("wrong.psl"), wrong).unwrap();
+        assert_eq!(
+            ibdmchk_loops(&dir, Some("wrong.psl")),
+            Some(true),
+            "{name}: wrong SLs"
+        );
+    }
+}
