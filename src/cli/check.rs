@@ -50,6 +50,15 @@ pub struct CheckArgs {
     /// Longest acceptable route, in switch-to-switch links.
     #[arg(long, default_value_t = 64)]
     pub hop_limit: u32,
+    /// SL2VL tables the tables run with: OpenSM's `opensm-sl2vl.dump` or
+    /// ibdmchk's `-d` form. With it (or --psl) the check is VL-aware.
+    #[arg(long, value_name = "FILE", conflicts_with = "expect")]
+    pub sl2vl: Option<PathBuf>,
+    /// Path SLs: ibdmchk's `-c` form, or path records as `saquery -p`
+    /// prints them (what a running SM hands out). Without it every path is
+    /// on SL 0.
+    #[arg(long, value_name = "FILE", conflicts_with = "expect")]
+    pub psl: Option<PathBuf>,
     /// Operational data VLs of every switch port: with a VL plan (a route
     /// image that carries one), a hop on a higher VL is a finding (V022).
     #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=15))]
@@ -148,15 +157,55 @@ fn check_unicast(
         None => None,
         Some(r) => Some(ranks_from_roots(actual, r, g)?),
     };
+    let vl_plan = match (&args.sl2vl, &args.psl) {
+        (None, None) => aligned.vl_plan,
+        (sl2vl, psl) => Some(plan_from_files(
+            actual,
+            &lids,
+            &aligned.lfts,
+            sl2vl,
+            psl,
+            g,
+        )?),
+    };
     let vopts = VerifyOptions {
         up_down_ranks: ranks,
         all_paths: args.all_paths,
         hop_limit: args.hop_limit,
-        vl_plan: aligned.vl_plan,
+        vl_plan,
         operational_vls: args.vls,
         ..Default::default()
     };
     Ok(verify::verify_tables(actual, &lids, &aligned.lfts, &vopts))
+}
+
+/// The VL plan of `--sl2vl` and `--psl`, laid out on the topology; records
+/// that name nothing of it are reported (counted, the first few listed).
+fn plan_from_files(
+    fabric: &Fabric,
+    lids: &LidMap,
+    lfts: &crate::model::Lfts,
+    sl2vl: &Option<PathBuf>,
+    psl: &Option<PathBuf>,
+    g: &Global,
+) -> Result<crate::model::VlPlan> {
+    use crate::parse::vl_files::{load_psl, load_sl2vl};
+    let rows = sl2vl
+        .as_deref()
+        .map(load_sl2vl)
+        .transpose()?
+        .unwrap_or_default();
+    let paths = psl
+        .as_deref()
+        .map(load_psl)
+        .transpose()?
+        .unwrap_or_default();
+    let r = crate::model::vl_records::plan_from_records(fabric, lids, lfts, &rows, &paths);
+    if !g.quiet && !r.ignored.is_empty() {
+        eprintln!("warning: {} VL record(s) ignored:", r.ignored.len());
+        r.ignored.iter().take(5).for_each(|w| eprintln!("  {w}"));
+    }
+    Ok(r.plan)
 }
 
 fn print<T: serde::Serialize>(json: bool, v: &T, text: impl FnOnce() -> String) -> Result<()> {

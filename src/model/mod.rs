@@ -22,6 +22,7 @@ pub mod routing;
 pub mod summary;
 pub mod table_set;
 pub mod vl;
+pub mod vl_records;
 
 pub use builder::{BuildError, FabricBuilder, Linked, NodeSpec};
 pub use fabric::{Fabric, Node, NodeKind, Peer, Port, lids_per_port};

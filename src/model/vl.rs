@@ -134,10 +134,17 @@ impl Sl2Vl {
 /// LFTs (one byte per switch and LID, rows padded to whole blocks): the SL
 /// of the path that starts at the switch (from the switch itself or any of
 /// its end ports) toward the LID.
+///
+/// A switch whose end ports use different SLs toward one LID (a subnet
+/// manager that assigns SLs per source port, like OpenSM's dfsssp, read
+/// back with `check --psl`) keeps the further SLs in a sparse side table:
+/// the switch is then a source on each of them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PathSl {
     stride: usize,
     sls: Vec<u8>,
+    /// Further SLs (bit set) of (switch, LID) pairs with more than one.
+    more: std::collections::BTreeMap<(u32, Lid), u16>,
 }
 
 impl PathSl {
@@ -146,6 +153,7 @@ impl PathSl {
         PathSl {
             stride: lfts.stride(),
             sls: vec![0; lfts.num_switches() * lfts.stride()],
+            more: Default::default(),
         }
     }
 
@@ -157,6 +165,29 @@ impl PathSl {
     /// Sets the SL of the path from switch `sw` toward `lid`.
     pub fn set(&mut self, sw: usize, lid: Lid, sl: u8) {
         self.row_mut(sw)[lid as usize] = sl & 15;
+    }
+
+    /// Every SL of the paths from switch `sw` toward `lid`, as a bit set.
+    pub fn sls(&self, sw: usize, lid: Lid) -> u16 {
+        let more = if self.more.is_empty() {
+            0
+        } else {
+            self.more.get(&(sw as u32, lid)).copied().unwrap_or(0)
+        };
+        1 << self.get(sw, lid) | more
+    }
+
+    /// Adds `sl` to the SLs of the paths from switch `sw` toward `lid`,
+    /// whose first SL was set with [`PathSl::set`].
+    pub fn add(&mut self, sw: usize, lid: Lid, sl: u8) {
+        if self.get(sw, lid) != sl & 15 {
+            *self.more.entry((sw as u32, lid)).or_default() |= 1 << (sl & 15);
+        }
+    }
+
+    /// Whether some (switch, LID) pair has more than one SL.
+    pub fn has_more(&self) -> bool {
+        !self.more.is_empty()
     }
 
     /// The SLs of switch `sw`'s paths, LID-indexed.
@@ -175,7 +206,8 @@ impl PathSl {
         for &sl in &self.sls {
             seen[sl as usize & 15] = true;
         }
-        (0..NUM_SL).filter(|&i| seen[i]).fold(0, |m, i| m | 1 << i)
+        let primary = (0..NUM_SL).filter(|&i| seen[i]).fold(0, |m, i| m | 1 << i);
+        self.more.values().fold(primary, |m, &x| m | x)
     }
 }
 

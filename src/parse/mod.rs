@@ -13,6 +13,7 @@ pub mod mcast_groups;
 pub mod mcfdbs;
 pub mod report;
 mod text;
+pub mod vl_files;
 pub mod yaml;
 
 use std::path::Path;

@@ -21,6 +21,7 @@ mod mcast_check;
 mod mcast_diff;
 mod opensm_identity;
 mod opensm_live;
+mod opensm_vl;
 mod outputs;
 mod parse_ibnetdiscover;
 mod pgft;

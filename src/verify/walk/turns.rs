@@ -29,7 +29,7 @@ impl Acc {
         let mut sls = 0u16;
         for &s in sources {
             if self.forwards(s) && self.weight(cx, s, tgt) > 0 {
-                sls |= 1 << path_sl.get(s as usize, lid);
+                sls |= path_sl.sls(s as usize, lid);
             }
         }
         if sls.count_ones() <= 1 {
@@ -78,7 +78,7 @@ impl Acc {
     fn mark_sl_tree(&mut self, cx: &WalkCtx, lid: Lid, tgt: Target, sources: &[u32], sl: u8) {
         let Some(path_sl) = cx.path_sl else { return };
         for &s in sources {
-            if self.weight(cx, s, tgt) == 0 || path_sl.get(s as usize, lid) != sl {
+            if self.weight(cx, s, tgt) == 0 || path_sl.sls(s as usize, lid) & 1 << sl == 0 {
                 continue;
             }
             let mut cur = s;
@@ -192,7 +192,7 @@ impl Acc {
             if !self.forwards(s) && self.st[si] != super::DELIVERED {
                 continue;
             }
-            if cx.path_sl.is_some_and(|p| p.get(si, lid) != sl) {
+            if cx.path_sl.is_some_and(|p| p.sls(si, lid) & 1 << sl == 0) {
                 continue;
             }
             let out = self.out[si];
@@ -227,7 +227,7 @@ impl Acc {
             if !self.forwards(s) || self.weight(cx, s, tgt) == 0 {
                 continue;
             }
-            if only_marked && cx.path_sl.is_some_and(|p| p.get(si, lid) != sl) {
+            if only_marked && cx.path_sl.is_some_and(|p| p.sls(si, lid) & 1 << sl == 0) {
                 continue;
             }
             let out = self.out[si];
