@@ -509,78 +509,13 @@ impl<'a> Topology<'a> {
     fn fill_ports(&self, b: &mut FabricBuilder, nodes: &[Pending]) -> Result<(), ParseError> {
         let mut port_guids: HashMap<Guid, (usize, Location)> = HashMap::new();
         for (i, p) in nodes.iter().enumerate() {
-            let d = p.doc;
             let n = NodeIdx(i as u32);
-            let num_ports = b.node(n).num_ports;
-            let is_switch = p.kind == NodeKind::Switch;
-            let lmc = match &d.lmc {
-                Some(s) if s.value > 7 => {
-                    return Err(self.err(s.referenced, "an LMC of 0 to 7", s.value.to_string()));
-                }
-                Some(s) => s.value,
-                None => 0,
-            };
-            let lo = if is_switch { 0 } else { 1 };
-            let hi = if is_switch { 0 } else { num_ports };
-            let range = |what: &str| {
-                if is_switch {
-                    format!("{what} 0 (a switch has one LID and one port GUID, on port 0)")
-                } else {
-                    format!("{what} 1..{num_ports}")
-                }
-            };
-            let mut lids: Vec<(PortNum, Spanned<Lid>)> = Vec::new();
-            if let Some(l) = &d.lid {
-                lids.push((lo, l.clone()));
-            }
-            for (k, v) in &d.lids.0 {
-                if k.value < lo || k.value > hi {
-                    return Err(self.err(
-                        k.referenced,
-                        range("a port"),
-                        format!("port {}", k.value),
-                    ));
-                }
-                if lids.iter().any(|(q, _)| *q == k.value) {
-                    return Err(self.err(
-                        k.referenced,
-                        "one LID per port",
-                        format!("a second LID for port {}", k.value),
-                    ));
-                }
-                lids.push((k.value, v.clone()));
-            }
-            for (port, l) in lids {
-                if l.value > MAX_UNICAST_LID && l.value != 0xFFFF {
-                    return Err(self.err(
-                        l.referenced,
-                        "a unicast LID (1..49151), or 0 for none",
-                        l.value.to_string(),
-                    ));
-                }
-                let slot = b
-                    .port_mut(n, port)
-                    .map_err(|e| self.err(l.referenced, "a port of the node", e.to_string()))?;
-                slot.lid = l.value;
-                slot.lmc = lmc;
-            }
-            let mut explicit = vec![false; num_ports as usize + 1];
-            for (k, v) in &d.port_guids.0 {
-                if k.value < lo || k.value > hi {
-                    return Err(self.err(
-                        k.referenced,
-                        range("a port"),
-                        format!("port {}", k.value),
-                    ));
-                }
-                let g = GuidValue::get(v, self.file, self.text)?;
-                explicit[k.value as usize] = true;
-                if let Ok(slot) = b.port_mut(n, k.value) {
-                    slot.guid = g;
-                }
-            }
-            if !is_switch {
-                for port in 1..=num_ports {
+            let ports = PortRange::of(b.node(n).num_ports, p.kind == NodeKind::Switch);
+            self.fill_lids(b, n, p.doc, &ports)?;
+            let explicit = self.fill_port_guids(b, n, p.doc, &ports)?;
+            if !ports.switch {
+                // Cabled CA ports without a GUID of their own: node GUID + port.
+                for port in 1..=ports.hi {
                     let has_cable = b.port(n, port).is_some_and(|s| s.peer.is_some());
                     if !explicit[port as usize] && has_cable {
                         let g = Guid(p.guid.0.wrapping_add(port as u64));
@@ -591,6 +526,86 @@ impl<'a> Topology<'a> {
                 }
                 self.check_port_guids(b, nodes, n, &mut port_guids)?;
             }
+        }
+        Ok(())
+    }
+
+    /// The node's `lid`/`lids` (and `lmc`) onto its ports.
+    fn fill_lids(
+        &self,
+        b: &mut FabricBuilder,
+        n: NodeIdx,
+        d: &NodeDoc,
+        ports: &PortRange,
+    ) -> Result<(), ParseError> {
+        let lmc = match &d.lmc {
+            Some(s) if s.value > 7 => {
+                return Err(self.err(s.referenced, "an LMC of 0 to 7", s.value.to_string()));
+            }
+            Some(s) => s.value,
+            None => 0,
+        };
+        let mut lids: Vec<(PortNum, Spanned<Lid>)> = Vec::new();
+        if let Some(l) = &d.lid {
+            lids.push((ports.lo, l.clone()));
+        }
+        for (k, v) in &d.lids.0 {
+            self.check_port(k, ports)?;
+            if lids.iter().any(|(q, _)| *q == k.value) {
+                return Err(self.err(
+                    k.referenced,
+                    "one LID per port",
+                    format!("a second LID for port {}", k.value),
+                ));
+            }
+            lids.push((k.value, v.clone()));
+        }
+        for (port, l) in lids {
+            if l.value > MAX_UNICAST_LID && l.value != 0xFFFF {
+                return Err(self.err(
+                    l.referenced,
+                    "a unicast LID (1..49151), or 0 for none",
+                    l.value.to_string(),
+                ));
+            }
+            let slot = b
+                .port_mut(n, port)
+                .map_err(|e| self.err(l.referenced, "a port of the node", e.to_string()))?;
+            slot.lid = l.value;
+            slot.lmc = lmc;
+        }
+        Ok(())
+    }
+
+    /// The node's `port_guids` onto its ports; which ports had one.
+    fn fill_port_guids(
+        &self,
+        b: &mut FabricBuilder,
+        n: NodeIdx,
+        d: &NodeDoc,
+        ports: &PortRange,
+    ) -> Result<Vec<bool>, ParseError> {
+        let mut explicit = vec![false; ports.hi as usize + 1];
+        for (k, v) in &d.port_guids.0 {
+            self.check_port(k, ports)?;
+            let g = GuidValue::get(v, self.file, self.text)?;
+            explicit[k.value as usize] = true;
+            if let Ok(slot) = b.port_mut(n, k.value) {
+                slot.guid = g;
+            }
+        }
+        Ok(explicit)
+    }
+
+    /// A port number a node's `lids` or `port_guids` may name.
+    fn check_port(&self, k: &Spanned<PortNum>, ports: &PortRange) -> Result<(), ParseError> {
+        if k.value < ports.lo || k.value > ports.hi {
+            let expected = if ports.switch {
+                "a port 0 (a switch has one LID and one port GUID, on port 0)".to_string()
+            } else {
+                format!("a port 1..{}", ports.hi)
+            };
+            return Err(self.err(k.referenced, expected, format!("port {}", k.value)));
         }
         Ok(())
     }
@@ -642,4 +657,18 @@ pub fn parse_rate(s: &str) -> Option<(Width, Speed)> {
     };
     let (w, sp) = s.split_at(split);
     Some((Width::parse(w)?, Speed::parse(sp)?))
+}
+/// The ports a node's `lids` and `port_guids` may name: 0 for a switch,
+/// 1..NumPorts for an end node.
+struct PortRange {
+    switch: bool,
+    lo: PortNum,
+    hi: PortNum,
+}
+
+impl PortRange {
+    fn of(num_ports: PortNum, switch: bool) -> Self {
+        let (lo, hi) = if switch { (0, 0) } else { (1, num_ports) };
+        PortRange { switch, lo, hi }
+    }
 }
