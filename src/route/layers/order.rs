@@ -6,6 +6,7 @@
 //! ends in the order, and either finds the cycle it would close or shifts
 //! those channels so the order holds again.
 
+use super::paths::Turn;
 use fixedbitset::FixedBitSet;
 
 /// The dependency graph of one layer over `n` channels.
@@ -17,6 +18,10 @@ pub(super) struct Layer {
     inn: Vec<Vec<u32>>,
     /// Turns (dependencies) present, by dense turn id.
     present: FixedBitSet,
+    /// Turns refused once: the graph only grows (a refused path's own
+    /// turns go again, leaving it as it was), so a dependency that closed a
+    /// cycle always will, and is refused again without a search.
+    refused: FixedBitSet,
     /// Search scratch: visit stamps, parents, the two regions.
     seen: Vec<u32>,
     stamp: u32,
@@ -29,13 +34,22 @@ pub(super) struct Layer {
 }
 
 impl Layer {
-    pub fn new(channels: usize, turns: usize) -> Self {
+    /// An empty graph whose channels start in the order `first` (a
+    /// permutation of the channels, `first[pos]` = channel): dependencies
+    /// that agree with it cost no search.
+    pub fn new(first: &[u32], turns: usize) -> Self {
+        let channels = first.len();
+        let mut ord = vec![0u32; channels];
+        for (pos, &c) in first.iter().enumerate() {
+            ord[c as usize] = pos as u32;
+        }
         Layer {
-            ord: (0..channels as u32).collect(),
-            at: (0..channels as u32).collect(),
+            ord,
+            at: first.to_vec(),
             out: vec![Vec::new(); channels],
             inn: vec![Vec::new(); channels],
             present: FixedBitSet::with_capacity(turns),
+            refused: FixedBitSet::with_capacity(turns),
             seen: vec![0; channels],
             stamp: 0,
             parent: vec![u32::MAX; channels],
@@ -51,15 +65,32 @@ impl Layer {
         self.present.contains(turn)
     }
 
+    /// Whether the layer takes every dependency of `turns` with no search:
+    /// each is present already or agrees with the order.
+    pub fn takes_freely(&self, turns: &[Turn]) -> bool {
+        turns
+            .iter()
+            .all(|t| self.has(t.id) || self.ord[t.from as usize] < self.ord[t.to as usize])
+    }
+
+    /// Whether dependency `turn` was refused before (and would be again).
+    pub fn refuses(&self, turn: usize) -> bool {
+        self.refused.contains(turn)
+    }
+
     /// Adds dependency `turn` = channel `u` → channel `v`. Returns `false`
     /// (and changes nothing) when it would close a cycle.
     pub fn insert(&mut self, turn: usize, u: u32, v: u32) -> bool {
         if self.present.contains(turn) {
             return true;
         }
+        if self.refused.contains(turn) {
+            return false;
+        }
         let (lb, ub) = (self.ord[v as usize], self.ord[u as usize]);
         if lb < ub {
             if !self.search_forward(v, ub) {
+                self.refused.insert(turn);
                 return false;
             }
             self.search_backward(u, lb);
@@ -71,7 +102,9 @@ impl Layer {
         true
     }
 
-    /// Removes dependency `turn` = `u` → `v` (the order stays valid).
+    /// Removes dependency `turn` = `u` → `v` (the order stays valid). Only
+    /// the turns of a path being refused are removed, which leaves the
+    /// graph as it was before that path: refusals stay true.
     pub fn remove(&mut self, turn: usize, u: u32, v: u32) {
         if !self.present.contains(turn) {
             return;
@@ -183,7 +216,7 @@ mod tests {
 
     #[test]
     fn keeps_a_dag_and_refuses_the_closing_edge() {
-        let mut g = Layer::new(4, 16);
+        let mut g = Layer::new(&[0, 1, 2, 3], 16);
         let t = |u: u32, v: u32| (u * 4 + v) as usize;
         // 3 -> 2 -> 1 -> 0: every edge against the initial order
         assert!(g.insert(t(3, 2), 3, 2));
@@ -193,8 +226,9 @@ mod tests {
         assert!(!g.insert(t(0, 3), 0, 3), "0 -> 3 closes 3 -> 2 -> 1 -> 0");
         assert!(!g.has(t(0, 3)));
         assert_eq!(g.cycle_through(0, 3), [3, 2, 1, 0]);
+        assert!(g.refuses(t(0, 3)), "a refusal is remembered");
         g.remove(t(2, 1), 2, 1);
-        assert!(g.insert(t(0, 3), 0, 3), "the cycle is broken now");
+        assert!(g.insert(t(2, 0), 2, 0), "agrees with the order");
         for (pos, &w) in g.at.iter().enumerate() {
             assert_eq!(g.ord[w as usize] as usize, pos);
         }

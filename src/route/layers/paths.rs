@@ -37,6 +37,11 @@ pub(super) struct PathWalk<'a> {
     /// Per LID: the switch that delivers it to an end port, and the port.
     target: Vec<Option<(u32, u8)>>,
     guids: Vec<u64>,
+    /// The order layers start from: up*/down* order over ranks counted
+    /// from the leaves — channels going up, lowest first, then across,
+    /// then down, highest first. Routes that go up then down (every route
+    /// on a fat tree) then agree with it and cost no search.
+    first_order: Vec<u32>,
 }
 
 impl<'a> PathWalk<'a> {
@@ -86,6 +91,7 @@ impl<'a> PathWalk<'a> {
             .iter()
             .map(|&s| fabric.node(s).guid.0)
             .collect();
+        let first_order = up_down_order(fabric, &base, &far_sw);
         PathWalk {
             lfts,
             base,
@@ -95,12 +101,23 @@ impl<'a> PathWalk<'a> {
             hosts,
             target,
             guids,
+            first_order,
         }
     }
 
-    /// An empty layer over these channels and turns.
-    pub fn new_layer(&self) -> Layer {
-        Layer::new(self.far_sw.len(), *self.tbase.last().unwrap_or(&0))
+    /// An empty layer whose channels start in `order`.
+    pub fn layer_in(&self, order: &[u32]) -> Layer {
+        Layer::new(order, self.turns())
+    }
+
+    /// The up*/down* order: `first_order()[pos]` is a channel.
+    pub fn first_order(&self) -> &[u32] {
+        &self.first_order
+    }
+
+    /// Number of turn ids.
+    pub fn turns(&self) -> usize {
+        *self.tbase.last().unwrap_or(&0)
     }
 
     /// End-port LIDs that some switch delivers, in LID order.
@@ -164,4 +181,30 @@ impl<'a> PathWalk<'a> {
             .collect::<Vec<_>>()
             .join(" -> ")
     }
+}
+
+/// Channels sorted by (phase, rank): up channels by the rank they leave,
+/// channels between equal ranks, then down channels by the rank they leave,
+/// highest first; channel index breaks ties.
+fn up_down_order(fabric: &Fabric, base: &[u32], far_sw: &[u32]) -> Vec<u32> {
+    let rank = crate::model::rank::leaf_ranks(fabric);
+    let r = |s: usize| u64::from(rank[s].min(1 << 20));
+    let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(far_sw.len());
+    for s in 0..base.len() - 1 {
+        for c in base[s]..base[s + 1] {
+            let t = far_sw[c as usize];
+            let key = if t == NONE {
+                3 << 24
+            } else if r(t as usize) > r(s) {
+                r(s)
+            } else if r(t as usize) == r(s) {
+                (1 << 24) + r(s)
+            } else {
+                (2 << 24) + ((1 << 21) - r(s))
+            };
+            keyed.push((key, c));
+        }
+    }
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, c)| c).collect()
 }
