@@ -109,6 +109,22 @@ impl FabricBuilder {
         &mut self.nodes[n.ix()]
     }
 
+    /// Gives node `n` `extra` more ports, unconnected (generators that add
+    /// a port to an existing switch: an aggregation node's, say).
+    pub fn add_ports(&mut self, n: NodeIdx, extra: u8) -> Result<(), BuildError> {
+        let node = &mut self.nodes[n.ix()];
+        let total = node.num_ports as u16 + extra as u16;
+        if total > 254 {
+            return Err(BuildError::PortOutOfRange {
+                port: 254,
+                num_ports: node.num_ports,
+            });
+        }
+        node.num_ports = total as u8;
+        self.ports[n.ix()].resize(total as usize + 1, Port::default());
+        Ok(())
+    }
+
     /// A node's attributes.
     pub fn node(&self, n: NodeIdx) -> &Node {
         &self.nodes[n.ix()]

@@ -10,6 +10,7 @@ mod convert;
 mod diff;
 mod dmodc;
 mod faults;
+mod generators;
 mod guid_files;
 mod ibdmchk;
 mod ibdmchk_vl;
