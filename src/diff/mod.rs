@@ -13,6 +13,7 @@ pub mod cabling;
 mod destinations;
 pub mod mft;
 mod tables;
+pub mod vl;
 
 pub use tables::diff_tables;
 
@@ -112,6 +113,9 @@ pub struct TableDiff {
     /// MFT changes, when both sides have `opensm.mcfdbs` (fields flattened).
     #[serde(flatten)]
     pub mft: Option<mft::MftDiff>,
+    /// VL plan changes, when either side has a plan.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vl: Option<vl::VlDiff>,
 }
 
 impl TableDiff {
@@ -124,6 +128,7 @@ impl TableDiff {
             && self.lids_removed.is_empty()
             && self.lids_renumbered.is_empty()
             && self.mft.as_ref().is_none_or(mft::MftDiff::is_empty)
+            && self.vl.as_ref().is_none_or(vl::VlDiff::is_empty)
     }
 }
 
@@ -169,6 +174,23 @@ pub fn summary(d: &TableDiff) -> String {
         s += &format!(
             "  renumbered {}: LID {} -> {}\n",
             r.port_guid, r.old_lid, r.new_lid
+        );
+    }
+    if let Some(v) = &d.vl {
+        s += &format!(
+            "VLs: {} old, {} new; SLtoVLMappingTable SMPs: {} on {} switches{}\n\
+             path SLs changed: {} (source switch, destination) pairs on {} switches\n",
+            v.vls_old,
+            v.vls_new,
+            v.sl2vl_smps,
+            v.sl2vl_switches,
+            if v.end_port_map_changed {
+                ", end-port map changed (one SMP per CA port)"
+            } else {
+                ""
+            },
+            v.path_sls_changed,
+            v.path_sl_switches
         );
     }
     if let Some(m) = &d.mft {

@@ -36,6 +36,7 @@ pub fn diff_tables(old: &TableSet, new: &TableSet, detail: bool) -> TableDiff {
         v.sort_unstable_by_key(|s| s.guid);
         v
     };
+    let vl = super::vl::diff_vl(old, new, &matched, &pairs);
     TableDiff {
         schema_version: DIFF_SCHEMA_VERSION,
         destinations_matched_by: if pairs.by_guid { "port-guid" } else { "lid" },
@@ -51,6 +52,7 @@ pub fn diff_tables(old: &TableSet, new: &TableSet, detail: bool) -> TableDiff {
         lids_added: pairs.added,
         lids_removed: pairs.removed,
         lids_renumbered: pairs.renumbered,
+        vl,
         switches,
         mft: None,
     }

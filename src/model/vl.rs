@@ -200,6 +200,11 @@ impl PathSl {
         &mut self.sls[sw * self.stride..(sw + 1) * self.stride]
     }
 
+    /// Whether every path is on SL 0 and on it alone.
+    pub fn all_zero(&self) -> bool {
+        self.more.is_empty() && self.sls.iter().all(|&sl| sl == 0)
+    }
+
     /// The bit set of SLs used by any pair.
     pub fn used(&self) -> u16 {
         let mut seen = [false; NUM_SL];
@@ -222,6 +227,15 @@ pub struct VlPlan {
 }
 
 impl VlPlan {
+    /// Whether the plan puts every hop of every path on VL 0: SL 0
+    /// everywhere, mapped to VL 0 by every table. Checking such a plan is
+    /// checking one VL, and the verifier then takes its one-VL pass.
+    pub fn is_single_lane(&self) -> bool {
+        self.sl2vl.port_map().is_some_and(|m| m[0] == 0)
+            && self.sl2vl.end_port_vl(0) == 0
+            && self.path_sl.all_zero()
+    }
+
     /// The plan of a one-VL routing: every path on SL 0, identity tables.
     pub fn single(lfts: &Lfts) -> Self {
         VlPlan {

@@ -157,8 +157,11 @@ impl Verdict {
 pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyOptions) -> Verdict {
     let topo = topo::Topo::new(fabric, lids);
     let identity = Sl2Vl::identity();
-    let sl2vl = opts.vl_plan.as_ref().map_or(&identity, |p| &p.sl2vl);
-    let op_vls = opts.vl_plan.as_ref().map(|_| {
+    // A plan that keeps every hop on VL 0 is checked as no plan: the same
+    // findings, without the per-SL pass.
+    let plan = opts.vl_plan.as_ref().filter(|p| !p.is_single_lane());
+    let sl2vl = plan.map_or(&identity, |p| &p.sl2vl);
+    let op_vls = plan.map(|_| {
         let mut v = opts.switch_vls.clone().unwrap_or_default();
         v.resize(fabric.num_switches(), opts.operational_vls);
         v
@@ -179,7 +182,7 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
         lfts,
         sl2vl,
         port_map: sl2vl.port_map(),
-        path_sl: opts.vl_plan.as_ref().map(|p| &p.path_sl),
+        path_sl: plan.map(|p| &p.path_sl),
         leaves: &leaves,
         all: &all,
         all_paths: opts.all_paths,

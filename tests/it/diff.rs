@@ -278,3 +278,57 @@ fn routec_image_against_opensm_own_dump_is_empty() {
     assert_eq!(j["destinations_matched_by"], "port-guid");
     assert_eq!(j["switches_old"], 12);
 }
+
+/// A VL plan against none (ring6 min-hop layered onto 2 VLs): every
+/// switch's SLtoVLMappingTable changes for every (in 0..8, out 1..8, in ≠
+/// out) pair, 64 SMPs per 8-port switch, worked out by hand; the path SLs
+/// that change are exactly the plan's non-zero (source switch, LID)
+/// entries, counted here from the image's plan.
+#[test]
+fn vl_plan_changes_counted_as_smps_and_path_sls() {
+    let dir = tempfile::tempdir().unwrap();
+    let topo = Path::new("fixtures/verify/ring6/ibnetdiscover.txt");
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    // one VL: the credit loop is reported (exit 1), the tables written anyway
+    routec()
+        .args([
+            "compile",
+            "--engine",
+            "minhop",
+            "-q",
+            "--allow-invalid",
+            "-o",
+        ])
+        .arg(&one)
+        .arg(topo)
+        .assert()
+        .code(1);
+    compile(topo, &two, &["--vls", "8"]);
+    let (a, b) = (read_tables(&one).unwrap(), read_tables(&two).unwrap());
+    let d = diff_tables(&a, &b, false);
+    let v = d.vl.clone().expect("a side has a plan");
+    assert_eq!((v.vls_old, v.vls_new), (1, 2));
+    assert_eq!((v.sl2vl_smps, v.sl2vl_switches), (6 * 64, 6));
+    assert!(v.end_port_map_changed);
+    assert_eq!(d.entries_changed, 0, "layering leaves the LFTs alone");
+    let f = load_topology(topo, &LoadOptions::default()).unwrap().fabric;
+    let lids = LidMap::new(&f).unwrap();
+    let plan = b.align(&f, &lids).unwrap().vl_plan.unwrap();
+    let nonzero = (0..f.num_switches())
+        .flat_map(|s| (1..=lids.max_lid()).map(move |l| (s, l)))
+        .filter(|&(s, l)| plan.path_sl.get(s, l) != 0)
+        .count() as u64;
+    assert!(nonzero > 0);
+    assert_eq!(v.path_sls_changed, nonzero);
+    assert!(!d.is_empty());
+    // the reverse diff counts the same; a plan against itself is empty
+    let back = diff_tables(&b, &a, false).vl.unwrap();
+    assert_eq!(
+        (back.sl2vl_smps, back.path_sls_changed),
+        (v.sl2vl_smps, v.path_sls_changed)
+    );
+    let same = diff_tables(&b, &b, false);
+    assert!(same.is_empty() && same.vl.unwrap().is_empty());
+    // LFT-only on both sides: no "vl" block at all
+    assert!(diff_tables(&a, &a, false).vl.is_none());
+}
