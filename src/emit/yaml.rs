@@ -112,6 +112,9 @@ fn node_fields(fabric: &Fabric, n: NodeIdx, name: Option<&str>) -> String {
     if let Some(e) = node.enhanced_port0 {
         f.push(format!("enhanced: {e}"));
     }
+    if let Some(v) = node.op_vls {
+        f.push(format!("vls: {v}"));
+    }
     f.join(", ")
 }
 

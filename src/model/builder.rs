@@ -95,6 +95,7 @@ impl FabricBuilder {
             desc: spec.desc,
             source_id: None,
             enhanced_port0: None,
+            op_vls: None,
         });
         Ok(idx)
     }

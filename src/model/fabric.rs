@@ -37,6 +37,9 @@ pub struct Node {
     pub source_id: Option<String>,
     /// SwitchInfo EnhancedPort0 (`enhanced`/`base`), switches only.
     pub enhanced_port0: Option<bool>,
+    /// Operational data VLs of the switch's ports (YAML `vls:`), when the
+    /// input tells; otherwise the command line's `--vls` holds.
+    pub op_vls: Option<u8>,
 }
 
 /// Where a cable leads: the remote node and port.

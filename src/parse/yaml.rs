@@ -56,6 +56,7 @@ struct NodeDoc {
     vendid: Option<u32>,
     devid: Option<u32>,
     enhanced: Option<bool>,
+    vls: Option<Spanned<u8>>,
 }
 
 /// A GUID as written: a YAML integer (`0x200000`), or a string of hex
@@ -464,6 +465,17 @@ impl<'a> Topology<'a> {
         node.vendor_id = d.vendid;
         node.device_id = d.devid;
         node.enhanced_port0 = d.enhanced;
+        if let Some(v) = &d.vls {
+            if p.kind != NodeKind::Switch || !(1..=15).contains(&v.value) {
+                let what = if p.kind == NodeKind::Switch {
+                    "1..15 data VLs"
+                } else {
+                    "no `vls` (switches only)"
+                };
+                return Err(self.err(v.referenced, what, v.value.to_string()));
+            }
+            node.op_vls = Some(v.value);
+        }
         if let Some(s) = &d.sysimgguid {
             node.sysimg_guid = Some(GuidValue::get(s, self.file, self.text)?);
         }

@@ -163,7 +163,13 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
     let sl2vl = plan.map_or(&identity, |p| &p.sl2vl);
     let op_vls = plan.map(|_| {
         let mut v = opts.switch_vls.clone().unwrap_or_default();
-        v.resize(fabric.num_switches(), opts.operational_vls);
+        let given = v.len();
+        v.extend(
+            fabric.switches()[given.min(fabric.num_switches())..]
+                .iter()
+                .map(|&n| fabric.node(n).op_vls.unwrap_or(opts.operational_vls)),
+        );
+        v.truncate(fabric.num_switches());
         v
     });
     let all: Vec<u32> = (0..fabric.num_switches() as u32).collect();

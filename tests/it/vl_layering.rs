@@ -145,3 +145,42 @@ fn lanes_beyond_the_port_or_dropped_are_findings() {
     // 8 VLs and the plan's own tables: clean.
     assert!(verify_with(&f, &lids, &t, Some(plan)).is_clean());
 }
+
+/// Per-switch operational VLs from a YAML topology (`vls:`): layering stays
+/// within the fewest any switch has, the verifier reports a plan that uses
+/// more on a switch as V022 naming it, and `vls` survives the YAML round
+/// trip; `vls` on a CA or out of 1..15 is an input error with its line.
+#[test]
+fn yaml_vls_per_switch() {
+    let (f, lids, t) = minhop("fixtures/verify/ring6/ibnetdiscover.txt");
+    let mut yaml = Vec::new();
+    routec::emit::yaml::write(&f, &mut yaml).unwrap();
+    let yaml = String::from_utf8(yaml).unwrap();
+    let r3 = "{guid: 0x2c90101000003, name: R3, ports: 8,";
+    assert!(yaml.contains(r3), "{yaml}");
+    let one = yaml.replace(r3, "{guid: 0x2c90101000003, name: R3, ports: 8, vls: 1,");
+    let g = routec::parse::yaml::parse_topology("ring.yaml", &one).unwrap();
+    let r3_ix = g
+        .switches()
+        .iter()
+        .position(|&n| g.node(n).guid.0 == 0x2c90101000003)
+        .unwrap();
+    assert_eq!(g.node(g.switches()[r3_ix]).op_vls, Some(1));
+    // round trip keeps it
+    let mut again = Vec::new();
+    routec::emit::yaml::write(&g, &mut again).unwrap();
+    assert!(String::from_utf8(again).unwrap().contains("vls: 1"));
+    // the 2-VL plan of ring6 crosses R3 on VL 1: V022 there, and only there
+    let l = assign_layers(&f, &lids, &t, 8);
+    assert_eq!(l.plan.vls, 2);
+    let v = verify_with(&g, &lids, &t, Some(l.plan.clone()));
+    assert!(v.count(Code::V022) > 0, "{}", v.render());
+    assert!(v.render().contains("0x0002c90101000003"), "{}", v.render());
+    assert!(verify_with(&f, &lids, &t, Some(l.plan)).is_clean());
+    // bad values
+    let bad = yaml.replace(r3, "{guid: 0x2c90101000003, name: R3, ports: 8, vls: 16,");
+    let e = routec::parse::yaml::parse_topology("ring.yaml", &bad)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("1..15") && e.contains("ring.yaml"), "{e}");
+}

@@ -172,7 +172,17 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
 /// Deadlock freedom by layering (`--vls N`): the plan is kept only when it
 /// needs more than one VL, so a routing that is deadlock-free as it is
 /// keeps LFT-only output.
+///
+/// A layered plan maps SL i to VL i mod (VLs used) on every port, so it
+/// may use no more VLs than the switch with the fewest operational VLs
+/// (YAML `vls:`) has.
 fn layer(fabric: &Fabric, lids: &LidMap, routing: &mut Routing, vls: u8, g: &Global) {
+    let fewest = fabric
+        .switches()
+        .iter()
+        .filter_map(|&n| fabric.node(n).op_vls)
+        .min();
+    let vls = fewest.map_or(vls, |f| f.min(vls));
     let l = route::layers::assign_layers(fabric, lids, &routing.lfts, vls);
     if !g.quiet {
         let load: Vec<String> = l.load.iter().map(u64::to_string).collect();

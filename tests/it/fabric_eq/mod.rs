@@ -28,6 +28,7 @@ pub struct NodeView {
     pub vendor_id: Option<u32>,
     pub device_id: Option<u32>,
     pub enhanced_port0: Option<bool>,
+    pub op_vls: Option<u8>,
     pub ports: Vec<PortView>,
 }
 
@@ -61,6 +62,7 @@ pub fn view(f: &Fabric) -> Vec<NodeView> {
                 vendor_id: node.vendor_id,
                 device_id: node.device_id,
                 enhanced_port0: node.enhanced_port0,
+                op_vls: node.op_vls,
                 ports,
             }
         })
