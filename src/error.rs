@@ -76,13 +76,22 @@ pub struct ParseError {
     labels: Vec<LabeledSpan>,
     #[help]
     help: Option<String>,
+    /// Bytes of the input the source shown covers.
+    window: (usize, usize),
 }
+
+/// Characters of the input shown on each side of an error's column: an
+/// error on a 100 MB line shows a window, not the line.
+const WINDOW: usize = 80;
 
 impl ParseError {
     /// An error at byte `offset` (spanning `len` bytes) of `text`.
     ///
     /// The found text defaults to the rest of the line from `offset` when
-    /// `found` is empty, so that callers need not slice it themselves.
+    /// `found` is empty, so that callers need not slice it themselves. The
+    /// source shown is a window of the line around the column with control
+    /// bytes escaped, so that neither a huge line nor an ESC in the input
+    /// reaches the terminal.
     pub fn at(
         file: &str,
         text: &str,
@@ -91,54 +100,150 @@ impl ParseError {
         expected: impl Into<String>,
         found: impl Into<String>,
     ) -> Self {
-        let offset = offset.min(text.len());
+        let offset = floor_char(text, offset.min(text.len()));
         let (line, column) = line_col(text, offset);
-        let mut found = found.into();
+        let mut found = escape_controls(&found.into());
         if found.is_empty() {
             let rest = &text[offset..];
-            let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+            let end = rest[..rest.len().min(4 * WINDOW)]
+                .find(['\n', '\r'])
+                .unwrap_or(rest.len().min(4 * WINDOW));
+            let end = floor_char(rest, end);
             found = if end == 0 {
                 "end of line".to_string()
             } else {
-                format!("`{}`", truncate(&rest[..end], 60))
+                format!("`{}`", escape_controls(&truncate(&rest[..end], 60)))
             };
         }
-        let expected = expected.into();
-        let len = len.min(text.len() - offset);
+        let expected = escape_controls(&expected.into());
+        let window = Window::around(text, offset);
+        let (start, span_len) = window.span(text, offset, len);
         ParseError {
             file: file.to_string(),
             line,
             column,
             labels: vec![LabeledSpan::new_primary_with_span(
                 Some(format!("expected {expected}")),
-                SourceSpan::new(offset.into(), len),
+                SourceSpan::new(start.into(), span_len),
             )],
             expected,
             found,
-            src: NamedSource::new(file, text.to_string()),
+            src: NamedSource::new(file, window.shown),
             help: None,
+            window: (window.from, window.to),
         }
     }
 
-    /// Adds a secondary location (for example the other copy of a link).
+    /// Adds a secondary location of `text` (for example the other copy of a
+    /// link): a label when it lies in the window shown, else a line of help
+    /// naming its line and column.
     pub fn with_secondary(
         mut self,
-        text_len_ok: usize,
+        text: &str,
+        offset: usize,
         len: usize,
         label: impl Into<String>,
     ) -> Self {
-        self.labels.push(LabeledSpan::new_with_span(
-            Some(label.into()),
-            SourceSpan::new(text_len_ok.into(), len),
-        ));
+        let offset = floor_char(text, offset.min(text.len()));
+        let label = escape_controls(&label.into());
+        if (self.window.0..self.window.1).contains(&offset) {
+            let w = Window::between(text, self.window.0, self.window.1);
+            let (start, span_len) = w.span(text, offset, len);
+            self.labels.push(LabeledSpan::new_with_span(
+                Some(label),
+                SourceSpan::new(start.into(), span_len),
+            ));
+        } else {
+            let (l, c) = line_col(text, offset);
+            let note = format!("{label}: line {l}, column {c}");
+            self.help = Some(match self.help.take() {
+                Some(h) => format!("{h}\n{note}"),
+                None => note,
+            });
+        }
         self
     }
 
     /// Adds a hint on how to fix the input.
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        let help = escape_controls(&help.into());
+        self.help = Some(match self.help.take() {
+            Some(h) => format!("{help}\n{h}"),
+            None => help,
+        });
         self
     }
+}
+
+/// The part of the input an error shows: bytes `from..to` of the text, as
+/// shown (control bytes escaped).
+struct Window {
+    from: usize,
+    to: usize,
+    shown: String,
+}
+
+impl Window {
+    /// The line holding `offset`, cut to [`WINDOW`] characters each side.
+    fn around(text: &str, offset: usize) -> Self {
+        let line_start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        let line_end = text[offset..]
+            .find(['\n', '\r'])
+            .map_or(text.len(), |i| offset + i);
+        let from = text[line_start..offset]
+            .char_indices()
+            .rev()
+            .nth(WINDOW - 1)
+            .map_or(line_start, |(i, _)| line_start + i);
+        let to = text[offset..line_end]
+            .char_indices()
+            .nth(WINDOW)
+            .map_or(line_end, |(i, _)| offset + i);
+        Window::between(text, from, to)
+    }
+
+    fn between(text: &str, from: usize, to: usize) -> Self {
+        Window {
+            from,
+            to,
+            shown: escape_controls(&text[from..to]),
+        }
+    }
+
+    /// The span of bytes `offset..offset + len` of the text in `shown`.
+    fn span(&self, text: &str, offset: usize, len: usize) -> (usize, usize) {
+        let at = |o: usize| {
+            escape_controls(&text[self.from..floor_char(text, o.clamp(self.from, self.to))]).len()
+        };
+        let start = at(offset);
+        (start, at(offset + len).saturating_sub(start))
+    }
+}
+
+/// The input's control characters (ESC, BEL, NUL, ...) as `\u{1b}`-style
+/// escapes; tabs stay.
+pub fn escape_controls(s: &str) -> String {
+    if !s.chars().any(|c| c.is_control() && c != '\t') {
+        return s.to_string();
+    }
+    s.chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// The largest char boundary of `s` at or below `i`.
+fn floor_char(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 /// 1-based line and column (in chars) of byte `offset` in `text`.

@@ -10,10 +10,24 @@ use crate::error::{Error, Result};
 /// are free bytes on real fabrics), so it never fails for encoding.
 pub fn read_text(path: &Path) -> Result<String> {
     let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
-    Ok(match String::from_utf8(bytes) {
+    Ok(text_of(bytes))
+}
+
+/// Bytes as text: invalid UTF-8 replaced, and a lone CR (old Mac line
+/// ends) read as a line end like LF and CRLF — the same length, so every
+/// byte offset, and every line and column reported, stays true.
+pub fn text_of(mut bytes: Vec<u8>) -> String {
+    if bytes.contains(&b'\r') {
+        for i in 0..bytes.len() {
+            if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+                bytes[i] = b'\n';
+            }
+        }
+    }
+    match String::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
+    }
 }
 
 /// What [`write_if_changed`] did.

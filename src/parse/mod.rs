@@ -18,7 +18,7 @@ pub mod yaml;
 
 use std::path::Path;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::Fabric;
 
 /// Topology formats routec reads.
@@ -54,8 +54,68 @@ pub struct Loaded {
 
 /// Reads the topology at `path`.
 pub fn load_topology(path: &Path, opts: &LoadOptions) -> Result<Loaded> {
+    let name = path.display().to_string();
+    if let Some((kind, hint)) = sniff_file(path) {
+        return Err(Error::Input(format!(
+            "{name}: this is {kind}, not a topology: {hint}"
+        )));
+    }
     let text = crate::io::read_text(path)?;
-    parse_topology(&path.display().to_string(), &text, opts)
+    let loaded = parse_topology(&name, &text, opts)?;
+    if loaded.fabric.num_nodes() == 0 {
+        return Err(Error::Input(format!(
+            "{name}: no node found (expected ibnetdiscover, ibsim net or routec YAML topology)"
+        )));
+    }
+    Ok(loaded)
+}
+
+/// Files routec writes or reads elsewhere, recognised from their first
+/// bytes before the whole file is read (an OpenSM LFT dump can be 1.4 GB):
+/// what it is, and which command reads it.
+fn sniff_file(path: &Path) -> Option<(&'static str, &'static str)> {
+    use std::io::Read;
+    let mut head = [0u8; 512];
+    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    sniff(&head[..n])
+}
+
+fn sniff(head: &[u8]) -> Option<(&'static str, &'static str)> {
+    let text = String::from_utf8_lossy(head);
+    let first = text.trim_start();
+    if head.starts_with(&crate::model::image::MAGIC) {
+        Some((
+            "a routec route image",
+            "`routec check TOPO --lfts FILE`, `routec diff OLD NEW`",
+        ))
+    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        Some((
+            "zstd-compressed data",
+            "topologies are read uncompressed; route images as `routes.lft.zst` go to `routec check TOPO --lfts FILE`",
+        ))
+    } else if first.starts_with("Unicast lids [") {
+        Some((
+            "an OpenSM LFT dump (opensm-lfts.dump)",
+            "`routec check TOPO --lfts FILE`, `routec diff OLD NEW`",
+        ))
+    } else if first.starts_with("dump_ucast_routes:") {
+        Some((
+            "OpenSM's opensm.fdbs",
+            "`ibdmchk -s opensm-subnet.lst -f FILE`",
+        ))
+    } else if first.starts_with("{ CA") || first.starts_with("{ SW") {
+        Some((
+            "OpenSM's opensm-subnet.lst",
+            "`ibdmchk -s FILE`; give routec the ibnetdiscover output",
+        ))
+    } else if first.starts_with('{') {
+        Some((
+            "a JSON document (report.json, mcast.json?)",
+            "`routec` writes these; give it the topology",
+        ))
+    } else {
+        None
+    }
 }
 
 /// Parses topology `text`; `name` is used in error messages.

@@ -337,7 +337,7 @@ impl<'a> Topology<'a> {
 
     fn secondary(&self, e: ParseError, loc: Location, label: &str) -> ParseError {
         let (o, l) = byte_span(self.text, loc);
-        e.with_secondary(o, l, label)
+        e.with_secondary(self.text, o, l, label)
     }
 
     fn check_name(&self, nm: &Spanned<String>) -> Result<(), ParseError> {

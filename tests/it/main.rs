@@ -12,6 +12,7 @@ mod dmodc;
 mod faults;
 mod generators;
 mod guid_files;
+mod hardening;
 mod ibdmchk;
 mod ibdmchk_vl;
 mod image;

@@ -382,6 +382,6 @@ fn an_empty_topology_is_an_input_error() {
     compile_cmd(&topo, &out)
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("no switch"));
+        .stderr(predicates::str::contains("no node found"));
     assert!(!out.exists());
 }

@@ -146,7 +146,7 @@ fn index_names<'a>(r: &Records<'a>) -> Result<Names<'a>> {
                     format!("a {what} not used by an earlier record"),
                     found,
                 )
-                .with_secondary(f.line_off, f.line_len, "first record");
+                .with_secondary(r.text, f.line_off, f.line_len, "first record");
             return Err(e.into());
         }
         names.insert(k, i as u32);
@@ -225,7 +225,7 @@ fn add_node(
                     "a node GUID not used by an earlier record",
                     format!("duplicate node GUID {} (first used at line {fl})", n.guid),
                 )
-                .with_secondary(f.line_off, f.line_len, "first node with this GUID");
+                .with_secondary(r.text, f.line_off, f.line_len, "first node with this GUID");
             return Err(e.into());
         }
     };
@@ -382,7 +382,7 @@ fn asymmetric(
         expected,
         format!("{here} (asymmetric link)"),
     )
-    .with_secondary(p.line_off, p.line_len, "the other copy of the link")
+    .with_secondary(r.text, p.line_off, p.line_len, "the other copy of the link")
 }
 
 fn one_sided_warning(
