@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource, SourceSpan};
+use miette::{
+    Diagnostic, LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents,
+};
 use thiserror::Error;
 
 /// The crate-wide result type.
@@ -71,7 +73,7 @@ pub struct ParseError {
     /// What the file has here.
     pub found: String,
     #[source_code]
-    src: NamedSource<String>,
+    src: Excerpt,
     #[label(collection)]
     labels: Vec<LabeledSpan>,
     #[help]
@@ -105,10 +107,8 @@ impl ParseError {
         let mut found = escape_controls(&found.into());
         if found.is_empty() {
             let rest = &text[offset..];
-            let end = rest[..rest.len().min(4 * WINDOW)]
-                .find(['\n', '\r'])
-                .unwrap_or(rest.len().min(4 * WINDOW));
-            let end = floor_char(rest, end);
+            let cap = floor_char(rest, 4 * WINDOW);
+            let end = rest[..cap].find(['\n', '\r']).unwrap_or(cap);
             found = if end == 0 {
                 "end of line".to_string()
             } else {
@@ -128,7 +128,7 @@ impl ParseError {
             )],
             expected,
             found,
-            src: NamedSource::new(file, window.shown),
+            src: Excerpt::new(file, text, &window),
             help: None,
             window: (window.from, window.to),
         }
@@ -172,6 +172,62 @@ impl ParseError {
             None => help,
         });
         self
+    }
+}
+
+/// The window of the input an error shows, placed at its true line and
+/// column so that the snippet's header names the input's position.
+#[derive(Debug)]
+struct Excerpt {
+    name: String,
+    shown: String,
+    /// 0-based line and column (in characters) of the window's start.
+    line: usize,
+    column: usize,
+}
+
+impl Excerpt {
+    fn new(file: &str, text: &str, w: &Window) -> Self {
+        let (line, column) = line_col(text, w.from);
+        Excerpt {
+            name: file.to_string(),
+            shown: w.shown.clone(),
+            line: line - 1,
+            column: column - 1,
+        }
+    }
+}
+
+impl SourceCode for Excerpt {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let (start, end) = (span.offset(), span.offset() + span.len());
+        if end > self.shown.len() || !self.shown.is_char_boundary(start) {
+            return Err(MietteError::OutOfBounds);
+        }
+        // The window is one line: with context, all of it; without, the
+        // span itself at its column.
+        let (from, to, column) = if before > 0 || after > 0 {
+            (0, self.shown.len(), self.column)
+        } else {
+            (
+                start,
+                end,
+                self.column + self.shown[..start].chars().count(),
+            )
+        };
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            &self.shown.as_bytes()[from..to],
+            (from, to - from).into(),
+            self.line,
+            column,
+            1,
+        )))
     }
 }
 

@@ -62,6 +62,7 @@ pub fn load_topology(path: &Path, opts: &LoadOptions) -> Result<Loaded> {
     }
     let text = crate::io::read_text(path)?;
     let loaded = parse_topology(&name, &text, opts)?;
+    crate::model::lids::check_lmc_bases(&loaded.fabric)?;
     if loaded.fabric.num_nodes() == 0 {
         return Err(Error::Input(format!(
             "{name}: no node found (expected ibnetdiscover, ibsim net or routec YAML topology)"

@@ -449,6 +449,17 @@ impl<'a> Topology<'a> {
             let loc = d.ports.as_ref().map_or(d.guid.referenced, |s| s.referenced);
             return Err(self.err(loc, "a port count of 1 to 255", "0"));
         }
+        if p.kind == NodeKind::Switch && num_ports == 255 {
+            let loc = d.ports.as_ref().map_or(d.guid.referenced, |s| s.referenced);
+            return Err(self.err(
+                loc,
+                "a switch with 1 to 254 ports (IB: LFT entry 255 = no route)",
+                "255",
+            ));
+        }
+        if p.guid.0 == 0 {
+            return Err(self.err(d.guid.referenced, "a non-zero node GUID", "0"));
+        }
         let desc = d
             .desc
             .clone()

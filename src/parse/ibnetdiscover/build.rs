@@ -212,6 +212,16 @@ fn add_node(
     n: &NodeRec<'_>,
     first_line: &mut HashMap<crate::model::Guid, usize>,
 ) -> Result<()> {
+    if n.guid.0 == 0 {
+        // GUID 0 is no GUID (IBA §4.1.1); ibsim's allocation wraps to it.
+        let e = r.error(
+            n.line_off,
+            n.line_len,
+            "a non-zero node GUID",
+            "node GUID 0x0000000000000000",
+        );
+        return Err(e.into());
+    }
     let spec = NodeSpec::new(n.kind, n.guid, n.num_ports, n.desc);
     let idx = match b.add_node(spec) {
         Ok(idx) => idx,

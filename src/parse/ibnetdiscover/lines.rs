@@ -192,6 +192,15 @@ fn header(t: &str, kw_len: usize, kind: NodeKind) -> LineResult<Header<'_>> {
     if n == 0 {
         return Err(LineError::new(c.pos - 1, 1, "a number of ports from 1 to 255").found("`0`"));
     }
+    if kind == NodeKind::Switch && n > 254 {
+        // An LFT entry is a port number and 255 means "no route".
+        return Err(LineError::new(
+            c.pos.saturating_sub(3),
+            3,
+            "a switch with 1 to 254 ports (IB: LFT entry 255 = no route)",
+        )
+        .found(format!("`{n}`")));
+    }
     c.ws();
     let (id, id_at) = c.quoted("the node id")?;
     c.ws();
@@ -213,7 +222,13 @@ fn header(t: &str, kw_len: usize, kind: NodeKind) -> LineResult<Header<'_>> {
     // also accepts each part alone). The description keeps the rest.
     let mut rest = c.rest().trim();
     if let Some((r, v)) = last_keyword_uint(rest, "lmc") {
-        h.lmc = u8::try_from(v).ok();
+        if v > 7 {
+            let at = t.rfind("lmc").unwrap_or(0);
+            return Err(
+                LineError::new(at, t.len() - at, "an LMC from 0 to 7").found(format!("`lmc {v}`"))
+            );
+        }
+        h.lmc = Some(v as u8);
         rest = r;
     }
     if let Some((r, v)) = last_keyword_uint(rest, "lid") {
