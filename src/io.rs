@@ -171,6 +171,19 @@ fn map_file(file: &fs::File) -> std::io::Result<memmap2::Mmap> {
     unsafe { memmap2::MmapOptions::new().populate().map(file) }
 }
 
+/// Writes to standard output through a buffer. A reader that went away
+/// (`routec gen pgft … | head -1`) is not an error: the run succeeds, as
+/// `formats/exit-codes.md` says and as ripgrep does.
+pub fn to_stdout(fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<()> {
+    use std::io::Write;
+    let stdout = std::io::stdout();
+    let mut w = std::io::BufWriter::new(stdout.lock());
+    match fill(&mut w).and_then(|()| w.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::io("<stdout>", e)),
+        _ => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

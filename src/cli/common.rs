@@ -13,8 +13,10 @@ use crate::parse::{self, LoadOptions, TopoFormat};
 #[derive(Args, Debug, Clone, Default)]
 pub struct Global {
     /// Worker threads (default: one per core). Output does not depend on it.
-    #[arg(short = 'j', long = "threads", global = true, value_name = "N")]
-    pub threads: Option<usize>,
+    /// Capped at the CPU count with a warning.
+    #[arg(short = 'j', long = "threads", global = true, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=4096))]
+    pub threads: Option<u16>,
     /// Print phase timings and details on stderr (repeat for more).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,

@@ -2,7 +2,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::Write as _;
 
 use clap::Args;
 
@@ -33,9 +32,7 @@ pub fn run(args: InfoArgs, g: &Global) -> crate::Result<Outcome> {
     } else {
         render_text(&summary)
     };
-    std::io::stdout()
-        .write_all(out.as_bytes())
-        .map_err(|e| Error::io("<stdout>", e))?;
+    crate::io::to_stdout(|w| w.write_all(out.as_bytes()))?;
     Ok(Outcome::Clean)
 }
 

@@ -102,9 +102,16 @@ pub fn main() -> ExitCode {
         }
     };
     if let Some(j) = cli.global.threads {
+        // More threads than CPUs only costs (-j 100000 once stalled the
+        // machine): capped, with a warning.
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let j = usize::from(j);
+        if j > cpus && !cli.global.quiet {
+            eprintln!("warning: -j {j} is more than the {cpus} CPUs; using {cpus}");
+        }
         // A pool configured twice only happens in tests that call main twice.
         let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(j.max(1))
+            .num_threads(j.clamp(1, cpus))
             .build_global();
     }
     match run(cli) {

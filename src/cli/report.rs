@@ -32,8 +32,8 @@ pub struct ReportArgs {
     #[arg(long, value_enum, default_value = "all")]
     pub pattern: Pattern,
     /// Random permutations to sample.
-    #[arg(long, default_value_t = 100)]
-    pub samples: usize,
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub samples: u32,
     /// Seed for random permutations.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -70,7 +70,7 @@ pub fn run(args: ReportArgs, g: &Global) -> Result<Outcome> {
         shift: all || args.pattern == Pattern::Shift,
         random: all || args.pattern == Pattern::Random,
         all_to_all: all || args.pattern == Pattern::A2a,
-        samples: args.samples,
+        samples: args.samples as usize,
         seed: args.seed,
         hop_limit: args.hop_limit,
     };

@@ -28,7 +28,7 @@ impl TorusSpec {
     }
 
     fn validate(&self) -> Result<(), String> {
-        if self.dims.is_empty() || self.dims.iter().any(|&k| k == 0) {
+        if self.dims.is_empty() || self.dims.contains(&0) {
             return Err("--dims needs sizes of at least 1".into());
         }
         let ports = 2 * self.dims.len() as u64 + self.hosts as u64;

@@ -222,6 +222,32 @@ pub fn apply_port_lids(fabric: &mut Fabric, lids: &[PortLids]) {
     }
 }
 
+/// IBA §7.11.1: a port with LMC n answers to the 2^n LIDs that share its
+/// base LID's upper bits, so the base is a multiple of 2^n; LIDs 17..20
+/// for `lid 17 lmc 2` would route 20 to a port that owns 16..19.
+pub fn check_lmc_base(fabric: &Fabric, node: NodeIdx, port: PortNum) -> Result<(), Error> {
+    let p = fabric.port(node, port);
+    let count = u32::from(p.lid_count());
+    if !is_assigned(p.lid) || u32::from(p.lid) % count == 0 {
+        return Ok(());
+    }
+    let low = u32::from(p.lid) / count * count;
+    Err(Error::Input(format!(
+        "{} {:?} port {port}: base LID {} with LMC {} is not a multiple of {count} \
+         (the port owns LIDs {low}..{})",
+        fabric.node(node).guid,
+        fabric.node(node).desc,
+        p.lid,
+        p.lmc,
+        low + count - 1
+    )))
+}
+
+/// [`check_lmc_base`] for every port with a LID.
+pub fn check_lmc_bases(fabric: &Fabric) -> Result<(), Error> {
+    lid_ports(fabric).try_for_each(|(node, port)| check_lmc_base(fabric, node, port))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,30 +320,4 @@ mod tests {
             "{e}"
         );
     }
-}
-
-/// IBA §7.11.1: a port with LMC n answers to the 2^n LIDs that share its
-/// base LID's upper bits, so the base is a multiple of 2^n; LIDs 17..20
-/// for `lid 17 lmc 2` would route 20 to a port that owns 16..19.
-pub fn check_lmc_base(fabric: &Fabric, node: NodeIdx, port: PortNum) -> Result<(), Error> {
-    let p = fabric.port(node, port);
-    let count = u32::from(p.lid_count());
-    if !is_assigned(p.lid) || u32::from(p.lid) % count == 0 {
-        return Ok(());
-    }
-    let low = u32::from(p.lid) / count * count;
-    Err(Error::Input(format!(
-        "{} {:?} port {port}: base LID {} with LMC {} is not a multiple of {count} \
-         (the port owns LIDs {low}..{})",
-        fabric.node(node).guid,
-        fabric.node(node).desc,
-        p.lid,
-        p.lmc,
-        low + count - 1
-    )))
-}
-
-/// [`check_lmc_base`] for every port with a LID.
-pub fn check_lmc_bases(fabric: &Fabric) -> Result<(), Error> {
-    lid_ports(fabric).try_for_each(|(node, port)| check_lmc_base(fabric, node, port))
 }

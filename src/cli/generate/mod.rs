@@ -44,7 +44,7 @@ pub struct GenMcastArgs {
     #[arg(long)]
     pub dims: String,
     /// MPI processes per node.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub procs_per_node: u32,
     /// Topology whose nodes (in node order) host the processes.
     #[arg(long, value_name = "TOPO")]
@@ -87,9 +87,7 @@ fn gen_mcast(a: GenMcastArgs) -> crate::Result<Outcome> {
     let write = |w: &mut dyn std::io::Write| crate::emit::mcast::write_groups(&fabric, &groups, w);
     match &a.output {
         Some(path) => crate::io::write_atomic(path, write)?,
-        None => {
-            write(&mut std::io::stdout().lock()).map_err(|e| crate::Error::io("<stdout>", e))?
-        }
+        None => crate::io::to_stdout(write)?,
     }
     Ok(Outcome::Clean)
 }
@@ -101,11 +99,7 @@ fn write_fabric(fabric: &crate::model::Fabric, output: &Option<PathBuf>) -> crat
         Some(path) => {
             crate::io::write_atomic(path, |w| crate::emit::ibnetdiscover::write(fabric, w))
         }
-        None => {
-            let stdout = std::io::stdout();
-            crate::emit::ibnetdiscover::write(fabric, &mut stdout.lock())
-                .map_err(|e| crate::Error::io("<stdout>", e))
-        }
+        None => crate::io::to_stdout(|w| crate::emit::ibnetdiscover::write(fabric, w)),
     }
 }
 
