@@ -71,11 +71,10 @@ fn ibdmchk(subnet: &Path, fdbs: &str, all: bool) -> Option<IbdmVerdict> {
 }
 
 fn installed() -> bool {
-    let ok = Command::new("ibdmchk").arg("-h").output().is_ok();
-    if !ok {
-        eprintln!("ibdmchk not installed: skipping the ibdmchk comparison");
-    }
-    ok
+    crate::common::peer(
+        "ibdmchk",
+        Command::new("ibdmchk").arg("-h").output().is_ok(),
+    )
 }
 
 #[test]

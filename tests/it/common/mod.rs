@@ -124,3 +124,17 @@ pub fn ft2_without_one_cable(dir: &Path) -> std::path::PathBuf {
     std::fs::write(&p, cut).unwrap();
     p
 }
+
+/// Whether the peer tool `what` is usable. When it is not: with `CI` set
+/// (where `.ci/run` installs every peer) the test fails; locally it says
+/// so on stderr and the caller skips (`cargo test -- --nocapture` shows it).
+pub fn peer(what: &str, usable: bool) -> bool {
+    if !usable {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "peer {what} is missing, and CI is set: .ci/run installs it"
+        );
+        eprintln!("SKIPPED: peer {what} not installed");
+    }
+    usable
+}
