@@ -57,6 +57,42 @@ pub(super) fn order(channels: usize, edges: &[Edge], tie: &[u32]) -> Vec<u32> {
     post
 }
 
+/// A topological order of the channels under `edges` (Kahn 1962), or
+/// `None` when they close a cycle. Deterministic: sources are taken
+/// lowest channel first.
+pub(super) fn topological(channels: usize, edges: &[(u32, u32)]) -> Option<Vec<u32>> {
+    let mut indeg = vec![0u32; channels];
+    let mut start = vec![0usize; channels + 1];
+    for &(u, v) in edges {
+        indeg[v as usize] += 1;
+        start[u as usize + 1] += 1;
+    }
+    for i in 0..channels {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut target = vec![0u32; edges.len()];
+    for &(u, v) in edges {
+        target[fill[u as usize]] = v;
+        fill[u as usize] += 1;
+    }
+    let mut ready: std::collections::BinaryHeap<std::cmp::Reverse<u32>> = (0..channels as u32)
+        .filter(|&c| indeg[c as usize] == 0)
+        .map(std::cmp::Reverse)
+        .collect();
+    let mut order = Vec::with_capacity(channels);
+    while let Some(std::cmp::Reverse(c)) = ready.pop() {
+        order.push(c);
+        for &v in &target[start[c as usize]..start[c as usize + 1]] {
+            indeg[v as usize] -= 1;
+            if indeg[v as usize] == 0 {
+                ready.push(std::cmp::Reverse(v));
+            }
+        }
+    }
+    (order.len() == channels).then_some(order)
+}
+
 /// Path weight on dependencies that go against `order`.
 pub(super) fn against(order: &[u32], edges: &[Edge]) -> u64 {
     let pos = positions(order);
@@ -102,6 +138,13 @@ mod tests {
             [5, 4, 1].contains(&back),
             "exactly one cycle edge against: {back}"
         );
+    }
+
+    #[test]
+    fn kahn_orders_a_dag_and_refuses_a_cycle() {
+        let o = topological(4, &[(3, 2), (2, 1), (1, 0)]).unwrap();
+        assert_eq!(o, [3, 2, 1, 0]);
+        assert!(topological(3, &[(0, 1), (1, 2), (2, 0)]).is_none());
     }
 
     #[test]

@@ -27,9 +27,13 @@
 //! (`model::vl::PathSl`). A path that no layer takes is left on the last
 //! layer it tried, where the verifier then reports the cycle it closes.
 
+mod balance;
+mod base;
 mod fas;
 mod order;
 mod paths;
+mod pending;
+mod tree;
 
 use crate::model::{Fabric, Lfts, Lid, LidMap, Note, PathSl, VlPlan};
 use order::Layer;
@@ -49,10 +53,16 @@ pub struct Layering {
 pub fn assign_layers(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, max_vls: u8) -> Layering {
     let walk = PathWalk::new(fabric, lids, lfts);
     let max = max_vls.clamp(1, 15) as usize;
-    let (mut p, pending) = base_layer(&walk);
-    place_pending(&walk, &mut p, &pending, max);
+    let (base, pending) = base::base_layer(&walk);
+    let mut p = Placement {
+        layers: vec![base],
+        sl: PathSl::zeros(lfts),
+        unplaced: 0,
+        stuck: None,
+    };
+    pending::place_pending(&walk, &mut p, &pending, max);
     if p.layers.len() > 1 && p.unplaced == 0 {
-        balance(&walk, &mut p);
+        balance::balance(&walk, &mut p);
     }
     finish(&walk, p, max_vls)
 }
@@ -69,191 +79,6 @@ struct Placement {
 
 /// A path by its source switch and destination LID, with its end ports.
 type PathRef = (u32, Lid, u64);
-
-/// Every path on one layer if the up*/down* order takes them all (every
-/// fat tree), else the paths that agree with the [`fas`] order; the rest
-/// are returned in (LID, source) order.
-fn base_layer(walk: &PathWalk) -> (Placement, Vec<PathRef>) {
-    let pos0 = fas::positions(walk.first_order());
-    let mut weight = vec![0u64; walk.turns()];
-    let mut distinct: Vec<Turn> = Vec::new();
-    let mut agree = true;
-    let mut turns = Vec::new();
-    for lid in walk.destinations() {
-        for (src, w) in walk.sources(lid) {
-            turns.clear();
-            walk.path_turns(src, lid, &mut turns);
-            for t in &turns {
-                if weight[t.id] == 0 {
-                    distinct.push(*t);
-                }
-                weight[t.id] += w;
-                agree &= pos0[t.from as usize] < pos0[t.to as usize];
-            }
-        }
-    }
-    let order = if agree {
-        walk.first_order().to_vec()
-    } else {
-        let edges: Vec<fas::Edge> = distinct
-            .iter()
-            .map(|t| (t.from, t.to, weight[t.id]))
-            .collect();
-        seed(walk, &edges)
-    };
-    let mut base = walk.layer_in(&order);
-    let mut pending = Vec::new();
-    for lid in walk.destinations() {
-        for (src, w) in walk.sources(lid) {
-            turns.clear();
-            walk.path_turns(src, lid, &mut turns);
-            if base.takes_freely(&turns) {
-                add_free(&mut base, &turns, w);
-            } else {
-                pending.push((src, lid, w));
-            }
-        }
-    }
-    let p = Placement {
-        layers: vec![base],
-        sl: PathSl::zeros(walk.lfts),
-        unplaced: 0,
-        stuck: None,
-    };
-    (p, pending)
-}
-
-/// The better start for a layer over `edges`: the up*/down* order or the
-/// DFS seed, by the path weight that goes against each.
-fn seed(walk: &PathWalk, edges: &[fas::Edge]) -> Vec<u32> {
-    let dfs = fas::order(walk.first_order().len(), edges, walk.first_order());
-    if fas::against(&dfs, edges) < fas::against(walk.first_order(), edges) {
-        dfs
-    } else {
-        walk.first_order().to_vec()
-    }
-}
-
-/// Adds a path the layer takes freely (no search, no reorder).
-fn add_free(layer: &mut Layer, turns: &[Turn], weight: u64) {
-    for t in turns {
-        layer.insert(t.id, t.from, t.to);
-    }
-    layer.load += weight;
-}
-
-/// First fit over the layers above the base one, opening layers up to `max`.
-fn place_pending(walk: &PathWalk, p: &mut Placement, pending: &[PathRef], max: usize) {
-    let (mut turns, mut added) = (Vec::new(), Vec::new());
-    let start = pending_seed(walk, pending);
-    for &(src, lid, weight) in pending {
-        turns.clear();
-        walk.path_turns(src, lid, &mut turns);
-        let mut refused = None;
-        let chosen = (1..p.layers.len()).find(|&l| {
-            let r = try_insert(&mut p.layers[l], &turns, &mut added);
-            refused = r.err().map(|i| (l, turns[i]));
-            r.is_ok()
-        });
-        let layer = match chosen {
-            Some(l) => l,
-            None if p.layers.len() < max => {
-                p.layers.push(walk.layer_in(&start));
-                let l = p.layers.len() - 1;
-                // A fresh layer takes any path: a path that does not
-                // loop never depends on itself.
-                let _ = try_insert(&mut p.layers[l], &turns, &mut added);
-                l
-            }
-            None => {
-                p.unplaced += 1;
-                let (l, t) = refused.unwrap_or((0, turns.first().copied().unwrap_or_default()));
-                p.stuck.get_or_insert((l, t));
-                l
-            }
-        };
-        p.layers[layer].load += weight;
-        p.sl.set(src as usize, lid, layer as u8);
-    }
-}
-
-/// The seed order of the layers above the base one, from the dependencies
-/// of the paths waiting for them.
-fn pending_seed(walk: &PathWalk, pending: &[PathRef]) -> Vec<u32> {
-    let mut weight = vec![0u64; walk.turns()];
-    let mut distinct: Vec<Turn> = Vec::new();
-    let mut turns = Vec::new();
-    for &(src, lid, w) in pending {
-        turns.clear();
-        walk.path_turns(src, lid, &mut turns);
-        for t in &turns {
-            if weight[t.id] == 0 {
-                distinct.push(*t);
-            }
-            weight[t.id] += w;
-        }
-    }
-    let edges: Vec<fas::Edge> = distinct
-        .iter()
-        .map(|t| (t.from, t.to, weight[t.id]))
-        .collect();
-    seed(walk, &edges)
-}
-
-/// Moves paths off layers above the even share onto the lightest layer
-/// under it that takes them freely, in (LID, source) order.
-fn balance(walk: &PathWalk, p: &mut Placement) {
-    let k = p.layers.len();
-    let cap = p
-        .layers
-        .iter()
-        .map(|l| l.load)
-        .sum::<u64>()
-        .div_ceil(k as u64);
-    let mut turns = Vec::new();
-    let mut lighter: Vec<usize> = Vec::with_capacity(k);
-    for lid in walk.destinations() {
-        for (src, w) in walk.sources(lid) {
-            let h = usize::from(p.sl.get(src as usize, lid));
-            if p.layers[h].load <= cap {
-                continue;
-            }
-            lighter.clear();
-            lighter.extend((0..k).filter(|&j| p.layers[j].load + w <= cap));
-            lighter.sort_by_key(|&j| (p.layers[j].load, j));
-            turns.clear();
-            walk.path_turns(src, lid, &mut turns);
-            if let Some(&j) = lighter.iter().find(|&&j| p.layers[j].takes_freely(&turns)) {
-                add_free(&mut p.layers[j], &turns, w);
-                p.layers[h].load -= w;
-                p.sl.set(src as usize, lid, j as u8);
-            }
-        }
-    }
-}
-
-/// Adds every dependency of a path to `layer`, or none of them: on a
-/// refusal the turns this path added go again (turns other paths brought
-/// stay) and the index of the refused turn is returned.
-fn try_insert(layer: &mut Layer, turns: &[Turn], added: &mut Vec<usize>) -> Result<(), usize> {
-    added.clear();
-    if let Some(i) = turns.iter().position(|t| layer.refuses(t.id)) {
-        return Err(i);
-    }
-    for (i, t) in turns.iter().enumerate() {
-        if layer.has(t.id) {
-            continue;
-        }
-        if !layer.insert(t.id, t.from, t.to) {
-            for &j in added.iter() {
-                layer.remove(turns[j].id, turns[j].from, turns[j].to);
-            }
-            return Err(i);
-        }
-        added.push(i);
-    }
-    Ok(())
-}
 
 fn finish(walk: &PathWalk, mut p: Placement, max_vls: u8) -> Layering {
     let mut notes = Vec::new();

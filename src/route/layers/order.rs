@@ -29,6 +29,9 @@ pub(super) struct Layer {
     fwd: Vec<u32>,
     bwd: Vec<u32>,
     stack: Vec<u32>,
+    bkeys: Vec<u64>,
+    fkeys: Vec<u64>,
+    slots: Vec<u32>,
     /// Source end ports routed on this layer (its load).
     pub load: u64,
 }
@@ -56,6 +59,9 @@ impl Layer {
             fwd: Vec::new(),
             bwd: Vec::new(),
             stack: Vec::new(),
+            bkeys: Vec::new(),
+            fkeys: Vec::new(),
+            slots: Vec::new(),
             load: 0,
         }
     }
@@ -65,12 +71,10 @@ impl Layer {
         self.present.contains(turn)
     }
 
-    /// Whether the layer takes every dependency of `turns` with no search:
-    /// each is present already or agrees with the order.
-    pub fn takes_freely(&self, turns: &[Turn]) -> bool {
-        turns
-            .iter()
-            .all(|t| self.has(t.id) || self.ord[t.from as usize] < self.ord[t.to as usize])
+    /// Whether the layer takes dependency `t` with no search: present
+    /// already, or agreeing with the order.
+    pub fn takes(&self, t: &Turn) -> bool {
+        self.has(t.id) || self.ord[t.from as usize] < self.ord[t.to as usize]
     }
 
     /// Whether dependency `turn` was refused before (and would be again).
@@ -148,23 +152,31 @@ impl Layer {
     /// it reaches the channel at `ub` (a cycle), else the region in `fwd`.
     fn search_forward(&mut self, v: u32, ub: u32) -> bool {
         let stamp = self.next_stamp();
-        self.fwd.clear();
-        self.stack.clear();
-        self.stack.push(v);
-        self.seen[v as usize] = stamp;
-        while let Some(w) = self.stack.pop() {
-            self.fwd.push(w);
-            for i in 0..self.out[w as usize].len() {
-                let x = self.out[w as usize][i];
-                let ox = self.ord[x as usize];
+        let Layer {
+            out,
+            ord,
+            seen,
+            parent,
+            fwd,
+            stack,
+            ..
+        } = self;
+        fwd.clear();
+        stack.clear();
+        stack.push(v);
+        seen[v as usize] = stamp;
+        while let Some(w) = stack.pop() {
+            fwd.push(w);
+            for &x in &out[w as usize] {
+                let ox = ord[x as usize];
                 if ox == ub {
-                    self.parent[x as usize] = w;
+                    parent[x as usize] = w;
                     return false;
                 }
-                if self.seen[x as usize] != stamp && ox < ub {
-                    self.seen[x as usize] = stamp;
-                    self.parent[x as usize] = w;
-                    self.stack.push(x);
+                if ox < ub && seen[x as usize] != stamp {
+                    seen[x as usize] = stamp;
+                    parent[x as usize] = w;
+                    stack.push(x);
                 }
             }
         }
@@ -174,36 +186,60 @@ impl Layer {
     /// Depth-first backwards from `u` over channels ordered after `lb`.
     fn search_backward(&mut self, u: u32, lb: u32) {
         let stamp = self.next_stamp();
-        self.bwd.clear();
-        self.stack.clear();
-        self.stack.push(u);
-        self.seen[u as usize] = stamp;
-        while let Some(w) = self.stack.pop() {
-            self.bwd.push(w);
-            for i in 0..self.inn[w as usize].len() {
-                let x = self.inn[w as usize][i];
-                if self.seen[x as usize] != stamp && self.ord[x as usize] > lb {
-                    self.seen[x as usize] = stamp;
-                    self.stack.push(x);
+        let Layer {
+            inn,
+            ord,
+            seen,
+            bwd,
+            stack,
+            ..
+        } = self;
+        bwd.clear();
+        stack.clear();
+        stack.push(u);
+        seen[u as usize] = stamp;
+        while let Some(w) = stack.pop() {
+            bwd.push(w);
+            for &x in &inn[w as usize] {
+                if ord[x as usize] > lb && seen[x as usize] != stamp {
+                    seen[x as usize] = stamp;
+                    stack.push(x);
                 }
             }
         }
     }
 
     /// Gives the backward region, then the forward one, the positions both
-    /// held, each keeping its own relative order.
+    /// held, each keeping its own relative order. Regions are sorted as
+    /// packed (position, channel) words, and the positions they free are
+    /// the merge of the two sorted lists.
     fn reorder(&mut self) {
-        let ord = &self.ord;
-        self.bwd.sort_unstable_by_key(|&w| ord[w as usize]);
-        self.fwd.sort_unstable_by_key(|&w| ord[w as usize]);
-        let mut slots: Vec<u32> = self
-            .bwd
-            .iter()
-            .chain(&self.fwd)
-            .map(|&w| self.ord[w as usize])
-            .collect();
-        slots.sort_unstable();
-        for (&w, &pos) in self.bwd.iter().chain(&self.fwd).zip(&slots) {
+        let pack = |ord: &[u32], v: &[u32], out: &mut Vec<u64>| {
+            out.clear();
+            out.extend(
+                v.iter()
+                    .map(|&w| u64::from(ord[w as usize]) << 32 | u64::from(w)),
+            );
+            out.sort_unstable();
+        };
+        pack(&self.ord, &self.bwd, &mut self.bkeys);
+        pack(&self.ord, &self.fwd, &mut self.fkeys);
+        self.slots.clear();
+        let (mut i, mut j) = (0, 0);
+        while i < self.bkeys.len() || j < self.fkeys.len() {
+            let take_b =
+                j == self.fkeys.len() || (i < self.bkeys.len() && self.bkeys[i] < self.fkeys[j]);
+            let k = if take_b { &mut i } else { &mut j };
+            let key = if take_b {
+                self.bkeys[*k]
+            } else {
+                self.fkeys[*k]
+            };
+            *k += 1;
+            self.slots.push((key >> 32) as u32);
+        }
+        for (key, &pos) in self.bkeys.iter().chain(&self.fkeys).zip(&self.slots) {
+            let w = *key as u32;
             self.ord[w as usize] = pos;
             self.at[pos as usize] = w;
         }

@@ -142,31 +142,55 @@ impl<'a> PathWalk<'a> {
     /// The turns of the path from switch `src` toward `lid`, up to where it
     /// is delivered, dropped or exceeds the hop limit.
     pub fn path_turns(&self, src: u32, lid: Lid, out: &mut Vec<Turn>) {
-        let Some((dst, _)) = self.target[lid as usize] else {
-            return;
-        };
-        let (mut cur, mut prev): (u32, Option<(u32, u8)>) = (src, None);
+        let (mut cur, mut prev) = (src, None);
         for _ in 0..HOP_LIMIT {
-            if cur == dst {
+            let Some(chan) = self.hop(cur, lid) else {
                 return;
+            };
+            if let Some(from) = prev {
+                out.push(self.turn(from, chan));
             }
-            let s = cur as usize;
-            let p = self.lfts.get(s, lid);
-            let chan = self.base[s] + u32::from(p);
-            if p == NO_ROUTE || chan >= self.base[s + 1] || self.far_sw[chan as usize] == NONE {
-                return;
-            }
-            if let Some((from, in_port)) = prev {
-                let width = (self.base[s + 1] - self.base[s]) as usize;
-                out.push(Turn {
-                    id: self.tbase[s] + usize::from(in_port) * width + usize::from(p),
-                    from,
-                    to: chan,
-                });
-            }
-            prev = Some((chan, self.far_port[chan as usize]));
+            prev = Some(chan);
             cur = self.far_sw[chan as usize];
         }
+    }
+
+    /// The channel switch `s` sends `lid` out on toward another switch;
+    /// `None` where the path ends (delivered, dropped, or leaving to an end
+    /// port).
+    pub fn hop(&self, s: u32, lid: Lid) -> Option<u32> {
+        let (dst, _) = self.target[lid as usize]?;
+        if s == dst {
+            return None;
+        }
+        let s = s as usize;
+        let p = self.lfts.get(s, lid);
+        let chan = self.base[s] + u32::from(p);
+        (p != NO_ROUTE && chan < self.base[s + 1] && self.far_sw[chan as usize] != NONE)
+            .then_some(chan)
+    }
+
+    /// The switch channel `chan` leads to.
+    pub fn far(&self, chan: u32) -> u32 {
+        self.far_sw[chan as usize]
+    }
+
+    /// The turn from channel `from` into channel `to`, which leaves the
+    /// switch `from` arrives at.
+    pub fn turn(&self, from: u32, to: u32) -> Turn {
+        let s = self.far_sw[from as usize] as usize;
+        let width = (self.base[s + 1] - self.base[s]) as usize;
+        let (in_port, out_port) = (self.far_port[from as usize], to - self.base[s]);
+        Turn {
+            id: self.tbase[s] + usize::from(in_port) * width + out_port as usize,
+            from,
+            to,
+        }
+    }
+
+    /// Number of switches.
+    pub fn switches(&self) -> usize {
+        self.base.len() - 1
     }
 
     /// `GUID/port -> GUID/port -> ...` for a run of channels.

@@ -1,0 +1,207 @@
+//! First fit for the paths the base layer does not take: each goes on the
+//! first layer above the base that takes all its dependencies without
+//! closing a cycle (a Pearce–Kelly search per dependency that disagrees
+//! with the layer's order, [`super::order`]), opening layers up to the
+//! limit.
+//!
+//! First fit tries layer 1 first for every path, so layer 1 evolves from
+//! the paths alone, and the layers above it from the paths layer 1
+//! refuses, in the same order. The two run as a pipeline on two threads
+//! (layer 1 does three quarters of the searches on the production-like
+//! fabric), with exactly the result of one loop.
+
+use std::sync::mpsc;
+
+use super::order::Layer;
+use super::paths::{PathWalk, Turn};
+use super::{PathRef, Placement, fas};
+
+/// Places `pending` (in order) on layers 1 .. `max` − 1 of `p`.
+pub(super) fn place_pending(walk: &PathWalk, p: &mut Placement, pending: &[PathRef], max: usize) {
+    let Some(&(src, lid, _)) = pending.first() else {
+        return;
+    };
+    if max < 2 {
+        // no layer above the base: every such path stays there, unplaced
+        let mut turns = Vec::new();
+        walk.path_turns(src, lid, &mut turns);
+        p.unplaced = pending.len() as u64;
+        p.stuck = Some((0, turns.first().copied().unwrap_or_default()));
+        p.layers[0].load += pending.iter().map(|x| x.2).sum::<u64>();
+        return;
+    }
+    let start = pending_seed(walk, pending);
+    let mut first = walk.layer_in(&start);
+    let mut upper = Upper::new(&start, max - 2);
+    let taken = if rayon::current_num_threads() > 1 {
+        let (tx, rx) = mpsc::channel();
+        std::thread::scope(|sc| {
+            let one = sc.spawn(|| {
+                // the sender ends with this thread, and with it the loop below
+                let tx = tx;
+                first_pass(walk, &mut first, pending, |i, t| {
+                    let _ = tx.send((i, t));
+                })
+            });
+            for (i, t) in rx {
+                upper.place(walk, i, pending[i], t);
+            }
+            one.join().unwrap_or_default()
+        })
+    } else {
+        first_pass(walk, &mut first, pending, |i, t| {
+            upper.place(walk, i, pending[i], t)
+        })
+    };
+    for i in taken {
+        first.load += pending[i].2;
+        p.sl.set(pending[i].0 as usize, pending[i].1, 1);
+    }
+    for &(i, layer) in &upper.assigned {
+        let (src, lid, w) = pending[i];
+        p.sl.set(src as usize, lid, layer as u8);
+        if layer == 1 {
+            first.load += w;
+        }
+    }
+    p.layers.push(first);
+    p.layers.extend(upper.layers);
+    (p.unplaced, p.stuck) = (upper.unplaced, upper.stuck);
+}
+
+/// Layer 1's pass: the indices of the paths it takes; each path it
+/// refuses goes to `refused` with the turn it refused.
+fn first_pass(
+    walk: &PathWalk,
+    layer: &mut Layer,
+    pending: &[PathRef],
+    mut refused: impl FnMut(usize, Turn),
+) -> Vec<usize> {
+    let (mut turns, mut added, mut taken) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, &(src, lid, _)) in pending.iter().enumerate() {
+        turns.clear();
+        walk.path_turns(src, lid, &mut turns);
+        match try_insert(layer, &turns, &mut added) {
+            Ok(()) => taken.push(i),
+            Err(t) => refused(i, turns[t]),
+        }
+    }
+    taken
+}
+
+/// Layers 2 and up, fed the paths layer 1 refused.
+struct Upper<'s> {
+    layers: Vec<Layer>,
+    start: &'s [u32],
+    /// How many layers above layer 1 may be opened.
+    room: usize,
+    /// (pending index, layer) of every path placed or left here.
+    assigned: Vec<(usize, usize)>,
+    unplaced: u64,
+    stuck: Option<(usize, Turn)>,
+    turns: Vec<Turn>,
+    added: Vec<usize>,
+}
+
+impl<'s> Upper<'s> {
+    fn new(start: &'s [u32], room: usize) -> Self {
+        Upper {
+            layers: Vec::new(),
+            start,
+            room,
+            assigned: Vec::new(),
+            unplaced: 0,
+            stuck: None,
+            turns: Vec::new(),
+            added: Vec::new(),
+        }
+    }
+
+    /// First fit for path `i`, refused by layer 1 at `refused1`; layer
+    /// numbers count the base layer and layer 1.
+    fn place(&mut self, walk: &PathWalk, i: usize, (src, lid, w): PathRef, refused1: Turn) {
+        self.turns.clear();
+        walk.path_turns(src, lid, &mut self.turns);
+        let mut refused = (1, refused1);
+        let (turns, added) = (&self.turns, &mut self.added);
+        let chosen = (0..self.layers.len()).find(|&l| {
+            let r = try_insert(&mut self.layers[l], turns, added);
+            if let Err(t) = r {
+                refused = (l + 2, turns[t]);
+            }
+            r.is_ok()
+        });
+        let layer = match chosen {
+            Some(l) => l + 2,
+            None if self.layers.len() < self.room => {
+                let mut fresh = walk.layer_in(self.start);
+                // A fresh layer takes any path: a path that does not loop
+                // never depends on itself.
+                let _ = try_insert(&mut fresh, turns, added);
+                self.layers.push(fresh);
+                self.layers.len() + 1
+            }
+            None => {
+                self.unplaced += 1;
+                self.stuck.get_or_insert(refused);
+                refused.0
+            }
+        };
+        if layer >= 2 {
+            self.layers[layer - 2].load += w;
+        }
+        self.assigned.push((i, layer));
+    }
+}
+
+/// The seed order of the layers above the base one, from the dependencies
+/// of the paths waiting for them: the up*/down* order or the DFS seed of
+/// [`fas`], by the path weight that goes against each.
+fn pending_seed(walk: &PathWalk, pending: &[PathRef]) -> Vec<u32> {
+    let mut weight = vec![0u64; walk.turns()];
+    let mut distinct: Vec<Turn> = Vec::new();
+    let mut turns = Vec::new();
+    for &(src, lid, w) in pending {
+        turns.clear();
+        walk.path_turns(src, lid, &mut turns);
+        for t in &turns {
+            if weight[t.id] == 0 {
+                distinct.push(*t);
+            }
+            weight[t.id] += w;
+        }
+    }
+    let edges: Vec<fas::Edge> = distinct
+        .iter()
+        .map(|t| (t.from, t.to, weight[t.id]))
+        .collect();
+    let dfs = fas::order(walk.first_order().len(), &edges, walk.first_order());
+    if fas::against(&dfs, &edges) < fas::against(walk.first_order(), &edges) {
+        dfs
+    } else {
+        walk.first_order().to_vec()
+    }
+}
+
+/// Adds every dependency of a path to `layer`, or none of them: on a
+/// refusal the turns this path added go again (turns other paths brought
+/// stay) and the index of the refused turn is returned.
+fn try_insert(layer: &mut Layer, turns: &[Turn], added: &mut Vec<usize>) -> Result<(), usize> {
+    added.clear();
+    if let Some(i) = turns.iter().position(|t| layer.refuses(t.id)) {
+        return Err(i);
+    }
+    for (i, t) in turns.iter().enumerate() {
+        if layer.has(t.id) {
+            continue;
+        }
+        if !layer.insert(t.id, t.from, t.to) {
+            for &j in added.iter() {
+                layer.remove(turns[j].id, turns[j].from, turns[j].to);
+            }
+            return Err(i);
+        }
+        added.push(i);
+    }
+    Ok(())
+}

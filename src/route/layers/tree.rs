@@ -1,0 +1,100 @@
+//! The paths toward one LID form an in-tree: the path from a switch is its
+//! first turn followed by the path from the next switch. Whatever is
+//! worked out per path (does it agree with an order, which layers take it
+//! freely) is worked out once per switch along the tree and remembered,
+//! rather than once per (source, LID) path: O(switches) per destination
+//! instead of O(sources × hops).
+
+use super::paths::{PathWalk, Turn};
+use crate::model::Lid;
+
+/// Longest path followed, as in [`PathWalk::path_turns`].
+const HOP_LIMIT: usize = 64;
+
+/// Per destination: the value of the rest of each switch's path.
+#[derive(Default)]
+pub(super) struct Memo<T> {
+    val: Vec<T>,
+    known: Vec<bool>,
+    chain: Vec<u32>,
+}
+
+impl<T: Copy + Default> Memo<T> {
+    /// Forgets everything (a new destination) for `switches` switches.
+    pub fn reset(&mut self, switches: usize) {
+        self.known.clear();
+        self.known.resize(switches, false);
+        self.val.resize(switches, T::default());
+    }
+
+    /// The value of the path from `src` toward `lid`: `end` past its last
+    /// turn, `step(turn, rest)` before each turn, `looped` for a path that
+    /// exceeds the hop limit (a routing loop).
+    pub fn of(
+        &mut self,
+        walk: &PathWalk,
+        lid: Lid,
+        src: u32,
+        end: T,
+        looped: T,
+        step: impl Fn(&Turn, T) -> T,
+    ) -> T {
+        self.chain.clear();
+        let mut cur = src;
+        while !self.known[cur as usize] {
+            if self.chain.len() > HOP_LIMIT {
+                for &s in &self.chain {
+                    (self.known[s as usize], self.val[s as usize]) = (true, looped);
+                }
+                return looped;
+            }
+            self.chain.push(cur);
+            match walk.hop(cur, lid) {
+                Some(c) => cur = walk.far(c),
+                None => break,
+            }
+        }
+        for i in (0..self.chain.len()).rev() {
+            let s = self.chain[i];
+            let v = match first_turn(walk, lid, s) {
+                None => end,
+                Some((turn, t)) => step(&turn, self.val[t as usize]),
+            };
+            (self.known[s as usize], self.val[s as usize]) = (true, v);
+        }
+        self.val[src as usize]
+    }
+}
+
+/// The first turn of the path from `s` toward `lid`, and the switch it is
+/// at (where the rest of the path starts); `None` when the path has no turn.
+fn first_turn(walk: &PathWalk, lid: Lid, s: u32) -> Option<(Turn, u32)> {
+    let c = walk.hop(s, lid)?;
+    let t = walk.far(c);
+    walk.hop(t, lid).map(|next| (walk.turn(c, next), t))
+}
+
+/// Calls `f` on the turns of the path from `src` toward `lid` that no
+/// earlier call with the same `marks` (bit `bit`) has seen: paths toward
+/// one LID share their tails, and the walk stops where a tail was seen.
+pub(super) fn fresh_turns(
+    walk: &PathWalk,
+    lid: Lid,
+    src: u32,
+    marks: &mut [u16],
+    bit: usize,
+    mut f: impl FnMut(Turn),
+) {
+    let mut cur = src;
+    for _ in 0..HOP_LIMIT {
+        if marks[cur as usize] & 1 << bit != 0 {
+            return;
+        }
+        marks[cur as usize] |= 1 << bit;
+        let Some((turn, t)) = first_turn(walk, lid, cur) else {
+            return;
+        };
+        f(turn);
+        cur = t;
+    }
+}
