@@ -11,7 +11,7 @@ use fixedbitset::FixedBitSet;
 use rayon::prelude::*;
 
 use super::PathRef;
-use super::fas::{positions, topological};
+use super::fas::{self, positions, topological};
 use super::order::Layer;
 use super::paths::{PathWalk, Turn};
 use super::tree::{Memo, fresh_turns};
@@ -60,14 +60,51 @@ impl Share {
 }
 
 /// The base layer, and the paths it does not take in (LID, source) order.
+/// The up*/down* order first; where paths disagree with it, the whole
+/// routing's dependencies decide: none closing a cycle puts every path on
+/// the base layer, and a DFS order that fewer dependencies disagree with
+/// (tori, where up*/down* means little) is tried in its place.
 pub(super) fn base_layer(walk: &PathWalk) -> (Layer, Vec<PathRef>) {
     let order = walk.first_order();
+    let share = pass(walk, order);
+    if share.pending.is_empty() {
+        return (
+            layer_of(walk, order, share.turns, share.load),
+            share.pending,
+        );
+    }
+    let mut all = share.turns.clone();
+    all.extend(share.other.iter().filter(|t| !share.seen.contains(t.id)));
+    all.sort_unstable_by_key(|t| t.id);
+    let edges: Vec<(u32, u32)> = all.iter().map(|t| (t.from, t.to)).collect();
+    if let Some(topo) = topological(order.len(), &edges) {
+        // The routing closes no cycle at all: one layer takes every path,
+        // in an order they all agree with.
+        let load = share.load + share.pending.iter().map(|p| p.2).sum::<u64>();
+        return (layer_of(walk, &topo, all, load), Vec::new());
+    }
+    let weighted: Vec<fas::Edge> = edges.iter().map(|&(u, v)| (u, v, 1)).collect();
+    let dfs = fas::order(order.len(), &weighted, order);
+    if fas::against(&dfs, &weighted) < fas::against(order, &weighted) {
+        let other = pass(walk, &dfs);
+        if other.pending.len() < share.pending.len() {
+            return (layer_of(walk, &dfs, other.turns, other.load), other.pending);
+        }
+    }
+    (
+        layer_of(walk, order, share.turns, share.load),
+        share.pending,
+    )
+}
+
+/// One parallel pass over the destinations: the paths that agree with
+/// `order`, their dependencies and load, and the others.
+fn pass(walk: &PathWalk, order: &[u32]) -> Share {
     let pos = positions(order);
     let lids: Vec<Lid> = walk.destinations().collect();
     let n = walk.turns();
     let agrees = |t: &Turn, rest: bool| rest && pos[t.from as usize] < pos[t.to as usize];
-    let share = lids
-        .par_iter()
+    lids.par_iter()
         .fold(
             || (Share::new(n), Memo::default(), Vec::new()),
             |(mut share, mut memo, mut marks), &lid| {
@@ -95,29 +132,14 @@ pub(super) fn base_layer(walk: &PathWalk) -> (Layer, Vec<PathRef>) {
             },
         )
         .map(|(share, _, _)| share)
-        .reduce(|| Share::new(n), Share::join);
-    let mut turns = share.turns;
-    if !share.pending.is_empty() {
-        let seen = &share.seen;
-        turns.extend(share.other.iter().filter(|t| !seen.contains(t.id)));
-        turns.sort_unstable_by_key(|t| t.id);
-        let edges: Vec<(u32, u32)> = turns.iter().map(|t| (t.from, t.to)).collect();
-        if let Some(topo) = topological(order.len(), &edges) {
-            // The routing closes no cycle at all: one layer takes every
-            // path, in an order they all agree with.
-            let load = share.load + share.pending.iter().map(|p| p.2).sum::<u64>();
-            return (layer_of(walk, &topo, &turns, load), Vec::new());
-        }
-        turns.retain(|t| seen.contains(t.id));
-    }
-    turns.sort_unstable_by_key(|t| t.id);
-    (layer_of(walk, order, &turns, share.load), share.pending)
+        .reduce(|| Share::new(n), Share::join)
 }
 
 /// A layer in `order` holding `turns`, which all agree with it.
-fn layer_of(walk: &PathWalk, order: &[u32], turns: &[Turn], load: u64) -> Layer {
+fn layer_of(walk: &PathWalk, order: &[u32], mut turns: Vec<Turn>, load: u64) -> Layer {
+    turns.sort_unstable_by_key(|t| t.id);
     let mut layer = walk.layer_in(order);
-    for t in turns {
+    for t in &turns {
         layer.insert(t.id, t.from, t.to);
     }
     layer.load = load;
