@@ -49,6 +49,9 @@ pub fn parse_tables(name: &str, bytes: Bytes) -> Result<TableSet> {
 
 fn from_image(name: &str, bytes: Bytes) -> Result<TableSet> {
     let idx = image::read_index(&bytes).map_err(|e| Error::Input(format!("{name}: {e}")))?;
+    // A changed table byte under a stale digest must not pass as tables
+    // routec wrote: the digest is checked on every read.
+    image::verify_digest(&bytes, &idx).map_err(|e| Error::Input(format!("{name}: {e}")))?;
     let switches = idx
         .switches
         .into_iter()

@@ -250,3 +250,54 @@ fn a_closed_pipe_is_not_an_error() {
         assert!(!String::from_utf8_lossy(&out.stderr).contains("Broken pipe"));
     }
 }
+
+/// Item 16: one changed table byte in a route image, under its stale
+/// digest, is a format error on every read (it passed `check` with exit 0).
+#[test]
+fn a_damaged_route_image_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    routec()
+        .args([
+            "compile",
+            "--engine",
+            "minhop",
+            "-q",
+            "--allow-invalid",
+            "-o",
+        ])
+        .arg(&out)
+        .arg(RING6)
+        .assert()
+        .code(1);
+    let image = out.join("routes.lft");
+    let mut bytes = std::fs::read(&image).unwrap();
+    let good = routec()
+        .args(["check", RING6, "--lfts"])
+        .arg(&image)
+        .output()
+        .unwrap();
+    assert_ne!(
+        good.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&good.stderr)
+    );
+    // the last byte of the last LFT block: a table byte, not a header field
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x01;
+    std::fs::write(&image, &bytes).unwrap();
+    for args in [vec!["check", RING6, "--lfts"], vec!["diff"]] {
+        let mut cmd = routec();
+        cmd.args(&args).arg(&image);
+        if args[0] == "diff" {
+            cmd.arg(&image);
+        }
+        let o = cmd.output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("digest"),
+            "{args:?}"
+        );
+    }
+}
