@@ -46,7 +46,7 @@ pub(super) fn place_pending(walk: &PathWalk, p: &mut Placement, pending: &[PathR
             for (i, t) in rx {
                 upper.place(walk, i, pending[i], t);
             }
-            one.join().unwrap_or_default()
+            one.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
         })
     } else {
         first_pass(walk, &mut first, pending, |i, t| {
