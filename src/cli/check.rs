@@ -94,10 +94,12 @@ pub fn run(args: CheckArgs, g: &Global) -> Result<Outcome> {
     if let Some(expected) = &args.expect {
         let report = crate::diff::cabling::compare(&load(expected)?, &actual);
         print(args.json, &report, || report.render())?;
+        // Cabling that differs from the plan is a difference (3), as
+        // `formats/exit-codes.md` says, not a verification finding.
         return Ok(if report.changes.is_empty() {
             Outcome::Clean
         } else {
-            Outcome::Findings
+            Outcome::Changed
         });
     }
     let mcast = mcast_inputs(&args)?;

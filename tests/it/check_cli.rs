@@ -74,7 +74,10 @@ fn bad_input_exits_2() {
 #[test]
 fn cabling_check_lists_changes_and_their_effect() {
     let (rc, out) = check(&["--expect", "ibnetdiscover.txt", "recabled.ibnetdiscover"]);
-    assert_eq!(rc, 1, "{out}");
+    assert_eq!(
+        rc, 3,
+        "cabling differences exit 3 (formats/exit-codes.md): {out}"
+    );
     insta::assert_snapshot!("check_ring6_recabled", out);
     let (rc, out) = check(&["--expect", "ibnetdiscover.txt", "ibnetdiscover.txt"]);
     assert_eq!(
