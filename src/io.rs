@@ -143,18 +143,53 @@ pub const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
 /// Reads a file without copying it (memory map) and, when it starts with the
 /// zstd magic, decompresses it, so every table reader accepts `.zst` inputs.
 pub fn read_input(path: &Path) -> Result<Bytes> {
-    let file = fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-    let bytes = if len == 0 {
-        Bytes::Owned(Vec::new())
+    let bytes = if path == Path::new("-") {
+        read_capped(std::io::stdin().lock(), path, "standard input")?
     } else {
-        Bytes::Mapped(map_file(&file).map_err(|e| Error::io(path, e))?)
+        let file = fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+        if !meta.is_file() {
+            // a pipe (`<(zcat dump.gz)`, /dev/stdin): no map, read it
+            read_capped(file, path, "piped input")?
+        } else if meta.len() == 0 {
+            Bytes::Owned(Vec::new())
+        } else {
+            Bytes::Mapped(map_file(&file).map_err(|e| Error::io(path, e))?)
+        }
     };
     if bytes.starts_with(&ZSTD_MAGIC) {
-        let plain = zstd::stream::decode_all(&bytes[..]).map_err(|e| Error::io(path, e))?;
-        return Ok(Bytes::Owned(plain));
+        let decoder =
+            zstd::stream::read::Decoder::new(&bytes[..]).map_err(|e| Error::io(path, e))?;
+        return read_capped(decoder, path, "decompressed input");
     }
     Ok(bytes)
+}
+
+/// What an input held in memory (decompressed or piped) may grow to:
+/// `ROUTEC_MAX_INPUT` bytes, 2 GiB by default. A 93 KiB `.zst` of zeros
+/// once expanded until the allocator aborted.
+pub fn max_input() -> u64 {
+    std::env::var("ROUTEC_MAX_INPUT")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(2 << 30)
+}
+
+/// Reads `r` to its end, or fails once it passes [`max_input`].
+fn read_capped(r: impl std::io::Read, path: &Path, what: &str) -> Result<Bytes> {
+    use std::io::Read;
+    let cap = max_input();
+    let mut out = Vec::new();
+    r.take(cap.saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|e| Error::io(path, e))?;
+    if out.len() as u64 > cap {
+        return Err(Error::Input(format!(
+            "{}: {what} exceeds {cap} bytes (ROUTEC_MAX_INPUT raises the limit)",
+            path.display()
+        )));
+    }
+    Ok(Bytes::Owned(out))
 }
 
 /// Maps `file` read-only. This is the crate's only `unsafe`: memmap2 cannot

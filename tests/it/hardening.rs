@@ -301,3 +301,49 @@ fn a_damaged_route_image_is_refused() {
         );
     }
 }
+
+/// Items 1 and 21: tables can come from a pipe (`--lfts -`, `/dev/stdin`)
+/// like topologies; what is held in memory (decompressed or piped) is
+/// capped by ROUTEC_MAX_INPUT, a clear exit 2 instead of an abort.
+#[test]
+fn piped_and_compressed_tables_are_read_within_a_cap() {
+    let dump = std::fs::read("fixtures/verify/ring6/minhop.lfts.dump").unwrap();
+    let from_file = routec()
+        .args([
+            "check",
+            RING6,
+            "--lfts",
+            "fixtures/verify/ring6/minhop.lfts.dump",
+        ])
+        .output()
+        .unwrap();
+    let piped = routec()
+        .args(["check", RING6, "--lfts", "-"])
+        .write_stdin(dump.clone())
+        .output()
+        .unwrap();
+    assert_eq!(piped.status.code(), from_file.status.code());
+    assert_eq!(piped.stdout, from_file.stdout);
+    // 64 MiB of zeros in a tiny .zst, under a 1 MiB cap
+    let dir = tempfile::tempdir().unwrap();
+    let bomb = dir.path().join("bomb.zst");
+    std::fs::write(
+        &bomb,
+        zstd::encode_all(&vec![0u8; 64 << 20][..], 19).unwrap(),
+    )
+    .unwrap();
+    assert!(std::fs::metadata(&bomb).unwrap().len() < 100 << 10);
+    let out = routec()
+        .args(["check", RING6, "--lfts"])
+        .arg(&bomb)
+        .env("ROUTEC_MAX_INPUT", (1u64 << 20).to_string())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("exceeds 1048576 bytes") && err.contains("ROUTEC_MAX_INPUT"),
+        "{err}"
+    );
+    assert!(out.stderr.len() < 4096);
+}
