@@ -88,6 +88,12 @@ struct Block {
     desc: String,
     top: Lid,
     start: usize,
+    /// Byte offset of the header line, and of each LID's entry line + 1
+    /// (0: none yet), to name both lines of a duplicate.
+    at: usize,
+    entry_at: Vec<usize>,
+    /// The `N lids dumped` line OpenSM ends a block with was seen.
+    ended: bool,
 }
 
 /// Parses OpenSM `opensm-lfts.dump` or `ibroute`/`dump_fts` text. Large
@@ -110,6 +116,7 @@ pub fn parse_text(name: &str, text: &str) -> Result<TableSet> {
             "",
         ))
     })?;
+    duplicate_switch(name, text, &parts)?;
     let mut data = Vec::with_capacity(parts.iter().map(|p| p.data.len()).sum());
     let (mut switches, mut lid_guids) = (Vec::new(), Vec::<Guid>::new());
     for p in parts {
@@ -138,6 +145,38 @@ pub fn parse_text(name: &str, text: &str) -> Result<TableSet> {
     })
 }
 
+/// The same switch twice is an input error naming both headers: which
+/// copy a check used would otherwise decide its verdict.
+fn duplicate_switch(name: &str, text: &str, parts: &[Partial]) -> Result<()> {
+    let mut all: Vec<(Guid, usize)> = parts
+        .iter()
+        .flat_map(|p| {
+            p.switches
+                .iter()
+                .map(|s| s.guid)
+                .zip(p.header_at.iter().copied())
+        })
+        .collect();
+    all.sort_unstable();
+    match all.windows(2).find(|w| w[0].0 == w[1].0) {
+        None => Ok(()),
+        Some(w) => {
+            let (l, _) = crate::error::line_col(text, w[0].1);
+            let e = ParseError::at(
+                name,
+                text,
+                w[1].1,
+                0,
+                "each switch once",
+                format!("switch {} again (first at line {l})", w[0].0),
+            );
+            Err(e
+                .with_secondary(text, w[0].1, 1, "first block of this switch")
+                .into())
+        }
+    }
+}
+
 /// Byte offsets `0 = c0 < c1 < ... = len` cutting `text` into about `n`
 /// pieces, each cut at the start of a `Unicast lids [` line.
 fn chunk_starts(text: &str, n: usize) -> Vec<usize> {
@@ -164,6 +203,8 @@ fn chunk_starts(text: &str, n: usize) -> Vec<usize> {
 struct Partial {
     kind: Option<TableKind>,
     switches: Vec<SwitchTable>,
+    /// Byte offset of each switch's header line.
+    header_at: Vec<usize>,
     data: Vec<u8>,
     lid_guids: Vec<Guid>,
 }
@@ -174,6 +215,7 @@ fn parse_range(name: &str, text: &str, start: usize, end: usize) -> Result<Parti
     let mut p = Partial {
         kind: None,
         switches: Vec::new(),
+        header_at: Vec::new(),
         data: Vec::new(),
         lid_guids: Vec::new(),
     };
@@ -187,10 +229,12 @@ fn parse_range(name: &str, text: &str, start: usize, end: usize) -> Result<Parti
             |expected: &str| -> Error { ParseError::at(name, text, at, 1, expected, "").into() };
         if let Some(rest) = line.strip_prefix("Unicast lids [") {
             if let Some(b) = cur.take() {
-                p.switches.push(finish(b));
+                close(name, text, &mut p, b, at)?;
             }
-            let (b, k) = header(rest, p.data.len())
+            let (mut b, k) = header(rest, p.data.len())
                 .ok_or_else(|| err("`Unicast lids [LO-HI] of switch Lid N guid 0x... (desc):`"))?;
+            b.at = at;
+            b.entry_at = vec![0; b.top as usize + 1];
             p.kind.get_or_insert(k);
             p.data.resize(p.data.len() + rows_len(b.top), NO_ROUTE);
             cur = Some(b);
@@ -202,6 +246,22 @@ fn parse_range(name: &str, text: &str, start: usize, end: usize) -> Result<Parti
             if lid > b.top {
                 return Err(err(&format!("a LID within the block range 0..={}", b.top)));
             }
+            let first = b.entry_at[lid as usize];
+            if first != 0 {
+                let (l, _) = crate::error::line_col(text, first - 1);
+                let e = ParseError::at(
+                    name,
+                    text,
+                    at,
+                    line.len(),
+                    "each LID once per switch",
+                    format!("LID {lid} again (first at line {l})"),
+                );
+                return Err(e
+                    .with_secondary(text, first - 1, 1, "first entry for this LID")
+                    .into());
+            }
+            b.entry_at[lid as usize] = at + 1;
             p.data[b.start + lid as usize] = port;
             if port == 0 {
                 b.lid.get_or_insert(lid);
@@ -214,6 +274,12 @@ fn parse_range(name: &str, text: &str, start: usize, end: usize) -> Result<Parti
                 }
                 p.lid_guids[lid as usize] = g;
             }
+        } else if line.trim_end().ends_with("lids dumped") {
+            // (its count is not the number of entries in every OpenSM
+            // version, so only its presence is checked)
+            if let Some(b) = cur.as_mut() {
+                b.ended = true;
+            }
         } else if !is_skippable(line) {
             return Err(err(
                 "a `Unicast lids` header, a `0xLID PORT` entry or `N lids dumped`",
@@ -221,9 +287,38 @@ fn parse_range(name: &str, text: &str, start: usize, end: usize) -> Result<Parti
         }
     }
     if let Some(b) = cur.take() {
-        p.switches.push(finish(b));
+        close(name, text, &mut p, b, end)?;
     }
     Ok(p)
+}
+
+/// Ends a switch's block at byte `at`: OpenSM closes every block with
+/// `N lids dumped`, so a block without one was cut short.
+fn close(name: &str, text: &str, p: &mut Partial, b: Block, at: usize) -> Result<()> {
+    if p.kind == Some(TableKind::OpensmDump) && !b.ended {
+        let at = floor_line(text, at);
+        return Err(ParseError::at(
+            name,
+            text,
+            at,
+            0,
+            format!("`N lids dumped` closing the block of switch {}", b.guid),
+            "no such line: the dump is cut short",
+        )
+        .into());
+    }
+    p.header_at.push(b.at);
+    p.switches.push(finish(b));
+    Ok(())
+}
+
+/// The start of the last line that begins before `at`.
+fn floor_line(text: &str, at: usize) -> usize {
+    let at = at.min(text.len());
+    text[..at]
+        .trim_end_matches('\n')
+        .rfind('\n')
+        .map_or(0, |i| i + 1)
 }
 
 fn rows_len(top: Lid) -> usize {
@@ -286,6 +381,9 @@ fn header(rest: &str, start: usize) -> Option<(Block, TableKind)> {
         desc: desc.to_string(),
         top,
         start,
+        at: 0,
+        entry_at: Vec::new(),
+        ended: false,
     };
     Some((block, kind))
 }

@@ -347,3 +347,53 @@ fn piped_and_compressed_tables_are_read_within_a_cap() {
     );
     assert!(out.stderr.len() < 4096);
 }
+
+/// Item 15: an OpenSM dump with a switch twice, or a LID twice in one
+/// switch, is an input error naming both lines (the verdict depended on
+/// which copy came first); a dump cut short (its last block lacks the
+/// `N lids dumped` line OpenSM ends every block with) is an input error.
+#[test]
+fn duplicate_and_truncated_dumps_are_input_errors() {
+    let text = std::fs::read_to_string("fixtures/verify/ring6/minhop.lfts.dump").unwrap();
+    let first_block: String = text
+        .split_inclusive('\n')
+        .take_while(|l| !l.contains("lids dumped"))
+        .chain(
+            text.split_inclusive('\n')
+                .filter(|l| l.contains("lids dumped"))
+                .take(1),
+        )
+        .collect();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, body: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, body).unwrap();
+        let o = routec()
+            .args(["check", RING6, "--lfts"])
+            .arg(&p)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (rc, err) = run("twice.dump", &format!("{text}{first_block}"));
+    assert_eq!(rc, Some(2), "{err}");
+    assert!(err.contains("again (first at line 1)"), "{err}");
+    let dup_lid: String = [lines[0], lines[1], lines[1]].concat() + &lines[2..].concat();
+    let (rc, err) = run("lid.dump", &dup_lid);
+    assert_eq!(rc, Some(2), "{err}");
+    assert!(
+        err.contains("again (first at line 2)") && err.contains("lid.dump:3:"),
+        "{err}"
+    );
+    // cut inside an entry line, after `0xLLLL P` of `0xLLLL PPP`: the
+    // entry still parses (port P), the block's trailer is gone
+    let line = text[..text.len() * 2 / 3].rfind("\n0x").unwrap() + 1;
+    let cut = &text[..line + 8];
+    let (rc, err) = run("cut.dump", cut);
+    assert_eq!(rc, Some(2), "{err}");
+    assert!(err.contains("cut short"), "{err}");
+}
