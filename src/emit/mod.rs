@@ -10,5 +10,6 @@ pub mod mcfdbs;
 pub mod opensm;
 pub mod outputs;
 pub mod report;
+mod stage_writer;
 pub mod vl;
 pub mod yaml;

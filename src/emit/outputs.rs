@@ -9,7 +9,7 @@
 //! while rendering leaves every previous output untouched, and an output
 //! whose bytes did not change keeps its mtime (style-and-ecosystem.md §3.2).
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -77,18 +77,9 @@ impl OutputSet {
             let (len, changed) = w.finish();
             (len, changed, None)
         } else {
-            let tmp = crate::io::temp_in(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
-            let mut w = CountingWriter {
-                inner: BufWriter::with_capacity(1 << 20, tmp),
-                len: 0,
-            };
+            let mut w = super::stage_writer::StageWriter::new(&self.dir, &path)?;
             fill(&mut w).map_err(|e| Error::io(&path, e))?;
-            let tmp = w
-                .inner
-                .into_inner()
-                .map_err(|e| Error::io(&path, e.into_error()))?;
-            let changed = !same_file_content(tmp.path(), &path, w.len)?;
-            (w.len, changed, changed.then_some(tmp))
+            w.finish().map_err(|e| Error::io(&path, e))?
         };
         self.staged.push(Staged {
             name: name.to_string(),
@@ -176,26 +167,9 @@ impl OutputSet {
     }
 }
 
-/// A writer that counts bytes on their way to `inner`.
-struct CountingWriter<W: Write> {
-    inner: W,
-    len: u64,
-}
-
-impl<W: Write> Write for CountingWriter<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.len += n as u64;
-        Ok(n)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
-    }
-}
-
 /// For `--check`: compares what is written with the file on disk as it
 /// streams by, holding one buffer, never the output.
-struct CompareWriter {
+pub(super) struct CompareWriter {
     old: Option<io::BufReader<std::fs::File>>,
     old_len: u64,
     len: u64,
@@ -204,7 +178,7 @@ struct CompareWriter {
 }
 
 impl CompareWriter {
-    fn new(path: &Path) -> Result<Self> {
+    pub(super) fn new(path: &Path) -> Result<Self> {
         let (old, old_len) = match std::fs::File::open(path) {
             Ok(f) => {
                 let n = f.metadata().map_err(|e| Error::io(path, e))?.len();
@@ -222,8 +196,14 @@ impl CompareWriter {
         })
     }
 
-    fn finish(self) -> (u64, bool) {
+    pub(super) fn finish(self) -> (u64, bool) {
         (self.len, self.differs || self.len != self.old_len)
+    }
+
+    /// Whether a difference was seen so far (a longer old file is only
+    /// known at [`CompareWriter::finish`]).
+    pub(super) fn differs(&self) -> bool {
+        self.differs
     }
 }
 
@@ -245,32 +225,6 @@ impl Write for CompareWriter {
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
-}
-
-/// Whether `new` and `old` hold the same `len` bytes, compared in 1 MiB
-/// chunks (a 1.4 GB dump is never held in memory).
-fn same_file_content(new: &Path, old: &Path, len: u64) -> Result<bool> {
-    use io::Read;
-    match std::fs::metadata(old) {
-        Ok(m) if m.is_file() && m.len() == len => {}
-        Ok(_) => return Ok(false),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(Error::io(old, e)),
-    }
-    let open = |p: &Path| std::fs::File::open(p).map_err(|e| Error::io(p, e));
-    let (mut a, mut b) = (open(new)?, open(old)?);
-    let (mut x, mut y) = (vec![0u8; 1 << 20], vec![0u8; 1 << 20]);
-    let mut left = len;
-    while left > 0 {
-        let n = left.min(x.len() as u64) as usize;
-        a.read_exact(&mut x[..n]).map_err(|e| Error::io(new, e))?;
-        b.read_exact(&mut y[..n]).map_err(|e| Error::io(old, e))?;
-        if x[..n] != y[..n] {
-            return Ok(false);
-        }
-        left -= n as u64;
-    }
-    Ok(true)
 }
 
 /// Make depfile text: `targets : inputs`, spaces escaped `\ `, `$` as `$$`

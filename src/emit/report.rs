@@ -1,11 +1,11 @@
-//! `report.json` (deterministic, a make artifact) and `run.json` (this run's
-//! timings and write statuses, rewritten every run). Schema:
-//! `formats/report-json.md`.
+//! `report.json` (deterministic, a make artifact) and the run log
+//! (`compile --timings FILE`: this run's timings and write statuses).
+//! Schema: `formats/report-json.md`.
 //!
 //! Timings and "written/unchanged" differ between two runs of the same
-//! inputs, so they cannot sit in `report.json` without making it change on
-//! every run; they live in `run.json`, which is not part of the
-//! "would change?" decision.
+//! inputs, so they cannot sit in OUTDIR without making it change on every
+//! run (make would see a new OUTDIR each time): they go to stderr with
+//! `-v` and to a file only when asked.
 
 use std::path::{Path, PathBuf};
 
@@ -17,7 +17,7 @@ use crate::model::Note;
 use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE, NodeKind};
 
 /// Version of the `report.json` schema.
-pub const REPORT_SCHEMA_VERSION: u32 = 1;
+pub const REPORT_SCHEMA_VERSION: u32 = 2;
 /// Version of the `run.json` schema.
 pub const RUN_SCHEMA_VERSION: u32 = 1;
 
@@ -218,8 +218,6 @@ pub struct Report {
     pub notes: Vec<Note>,
     /// Every other output of the run, by name, with its digest.
     pub outputs: Vec<OutputRecord>,
-    /// The sibling file holding this run's timings and write statuses.
-    pub run_log: &'static str,
 }
 
 /// One timed stage.
@@ -229,7 +227,8 @@ pub struct Timing {
     pub ms: f64,
 }
 
-/// `run.json`: what happened in this run (not deterministic).
+/// `compile --timings FILE`: what happened in this run (not deterministic,
+/// so never in OUTDIR).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunLog {
     pub schema_version: u32,

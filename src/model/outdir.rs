@@ -23,7 +23,8 @@ pub enum OutFile {
     McastJson,
     /// `report.json` (`formats/report-json.md`).
     Report,
-    /// `run.json`: timings and write statuses of the last run.
+    /// `run.json`, where routec before report schema 2 logged each run's
+    /// timings; a compile removes it (timings now go to `--timings FILE`).
     RunLog,
     /// OpenSM's `opensm-sl2vl.dump` (`formats/opensm-sl2vl-dump.md`).
     Sl2VlDump,

@@ -25,12 +25,11 @@ fn compile_cmd(topo: &Path, out: &Path) -> Command {
     c
 }
 
-/// Every file of `dir` (except run.json, this run's log) with its bytes.
+/// Every file of `dir` with its bytes.
 fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut v: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap() != "run.json")
         .map(|p| {
             (
                 p.file_name().unwrap().to_string_lossy().into_owned(),
@@ -69,13 +68,36 @@ fn default_outputs_are_image_and_report_and_rerun_keeps_mtimes() {
     compile_cmd(Path::new(FT2), &out).assert().code(0);
     let names: Vec<String> = snapshot(&out).into_iter().map(|f| f.0).collect();
     assert_eq!(names, ["report.json", "routes.lft"]);
-    assert!(out.join("run.json").exists());
+    // OUTDIR holds deterministic outputs only: no run log (issue 11, item 10)
+    assert!(!out.join("run.json").exists());
 
     compile_cmd(Path::new(FT2), &out).args(ALL).assert().code(0);
     let before = snapshot(&out);
+    let listing = |d: &Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let files = listing(&out);
     let old = age(&out);
-    compile_cmd(Path::new(FT2), &out).args(ALL).assert().code(0);
+    let dir_mtime = mtime(&out);
+    let timings = dir.path().join("timings.json");
+    compile_cmd(Path::new(FT2), &out)
+        .args(ALL)
+        .arg("--timings")
+        .arg(&timings)
+        .assert()
+        .code(0);
     assert_eq!(snapshot(&out), before);
+    assert_eq!(
+        listing(&out),
+        files,
+        "the second run added or removed a file"
+    );
+    assert_eq!(mtime(&out), dir_mtime, "OUTDIR's own mtime moved");
     for f in [
         "routes.lft",
         "report.json",
@@ -86,8 +108,7 @@ fn default_outputs_are_image_and_report_and_rerun_keeps_mtimes() {
     ] {
         assert_eq!(mtime(&out.join(f)), old, "{f} was rewritten");
     }
-    let run: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    let run: serde_json::Value = serde_json::from_slice(&std::fs::read(&timings).unwrap()).unwrap();
     let statuses: Vec<&str> = run["outputs"]
         .as_array()
         .unwrap()

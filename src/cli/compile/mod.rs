@@ -58,6 +58,10 @@ pub struct CompileArgs {
     /// Write a Make depfile listing every input read.
     #[arg(long, value_name = "FILE")]
     pub depfile: Option<PathBuf>,
+    /// Write this run's stage timings and write statuses (JSON) to FILE.
+    /// OUTDIR holds deterministic outputs only.
+    #[arg(long, value_name = "FILE")]
+    pub timings: Option<PathBuf>,
     /// Compute everything, write nothing; exit 3 if an output would change.
     #[arg(long)]
     pub check: bool,

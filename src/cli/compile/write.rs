@@ -62,15 +62,14 @@ pub(super) fn write_outputs(
         )?;
     }
     let timings = phases.finish();
-    if job.wants(Emit::Report) {
+    if let Some(path) = &args.timings {
         let log = report::RunLog {
             schema_version: report::RUN_SCHEMA_VERSION,
             timings,
             outputs: statuses,
         };
-        let bytes = report::to_json(&log).map_err(|e| Error::io(&args.outdir, e))?;
-        let path = args.outdir.join(OutFile::RunLog.name());
-        crate::io::write_atomic(&path, |w| w.write_all(&bytes))?;
+        let bytes = report::to_json(&log).map_err(|e| Error::io(path, e))?;
+        crate::io::write_atomic(path, |w| w.write_all(&bytes))?;
     }
     if let Some(stamp) = &args.stamp {
         crate::emit::outputs::touch(stamp)?;
@@ -207,8 +206,8 @@ fn stage_report(
         multicast: run.mcast.as_ref().map(|(m, _)| m.summary.clone()),
         notes: run.routing.notes.clone(),
         outputs: set.records(),
-        run_log: OutFile::RunLog.name(),
     };
     let bytes = report::to_json(&rep).map_err(|e| Error::io(&args.outdir, e))?;
+    set.remove_stale(OutFile::RunLog.name());
     set.stage(OutFile::Report.name(), |w| w.write_all(&bytes))
 }

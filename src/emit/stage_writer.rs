@@ -1,0 +1,88 @@
+//! Staging an output without touching OUTDIR when it would not change: the
+//! rendered bytes are compared with the file on disk as they stream by,
+//! and a temporary file is created only at the first difference (the equal
+//! prefix copied from the old file). An unchanged output therefore creates
+//! nothing, so OUTDIR and its own mtime stay as they were, and a read-only
+//! OUTDIR is no error when nothing in it would change.
+
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::outputs::CompareWriter;
+
+pub(super) struct StageWriter {
+    dir: PathBuf,
+    path: PathBuf,
+    cmp: Option<CompareWriter>,
+    tmp: Option<BufWriter<tempfile::NamedTempFile>>,
+    /// Bytes rendered so far.
+    len: u64,
+}
+
+impl StageWriter {
+    pub fn new(dir: &Path, path: &Path) -> crate::Result<Self> {
+        Ok(StageWriter {
+            dir: dir.to_path_buf(),
+            path: path.to_path_buf(),
+            cmp: Some(CompareWriter::new(path)?),
+            tmp: None,
+            len: 0,
+        })
+    }
+
+    /// Opens the temporary file holding the first `prefix` bytes, which
+    /// equal the old file's.
+    fn divert(&mut self, prefix: u64) -> io::Result<()> {
+        let mut tmp = BufWriter::with_capacity(1 << 20, crate::io::temp_in(&self.dir)?);
+        if prefix > 0 {
+            let old = std::fs::File::open(&self.path)?;
+            io::copy(&mut old.take(prefix), &mut tmp)?;
+        }
+        self.tmp = Some(tmp);
+        self.cmp = None;
+        Ok(())
+    }
+
+    /// (length, changed, the new bytes when changed).
+    pub fn finish(mut self) -> io::Result<(u64, bool, Option<tempfile::NamedTempFile>)> {
+        if let Some(cmp) = self.cmp.take() {
+            let (len, changed) = cmp.finish();
+            if !changed {
+                return Ok((len, false, None));
+            }
+            // the new output is a strict prefix of the old file
+            self.divert(len)?;
+        }
+        let tmp = self
+            .tmp
+            .take()
+            .map(|t| t.into_inner().map_err(|e| e.into_error()));
+        Ok((self.len, true, tmp.transpose()?))
+    }
+}
+
+impl Write for StageWriter {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        if let Some(cmp) = self.cmp.as_mut() {
+            let before = self.len;
+            cmp.write_all(data)?;
+            if !cmp.differs() {
+                self.len += data.len() as u64;
+                return Ok(data.len());
+            }
+            self.divert(before)?;
+        }
+        if let Some(tmp) = self.tmp.as_mut() {
+            tmp.write_all(data)?;
+        }
+        self.len += data.len() as u64;
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.tmp.as_mut() {
+            Some(t) => t.flush(),
+            None => Ok(()),
+        }
+    }
+}
