@@ -397,3 +397,86 @@ fn duplicate_and_truncated_dumps_are_input_errors() {
     assert_eq!(rc, Some(2), "{err}");
     assert!(err.contains("cut short"), "{err}");
 }
+
+/// Item 9: a compile that would change nothing succeeds on a read-only
+/// OUTDIR (it exited 2: every output was staged through a temporary file
+/// in OUTDIR). Read-only for the user running routec: `chmod 555`, and as
+/// root (which ignores modes) routec runs as `nobody` through setpriv.
+#[test]
+fn nothing_to_write_is_success_on_a_read_only_outdir() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let topo = dir.path().join("ft2.topo");
+    std::fs::copy("fixtures/opensm/ft2/minhop/ibnetdiscover.txt", &topo).unwrap();
+    let out = dir.path().join("out");
+    let args = |cmd: &mut std::process::Command| {
+        cmd.args(["compile", "--engine", "minhop", "-q", "-o"])
+            .arg(&out)
+            .arg(&topo);
+    };
+    // a copy in the temporary directory, so that `nobody` can run it
+    // wherever the build lives
+    let bin = dir.path().join("routec");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("routec"), &bin).unwrap();
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut first = std::process::Command::new(&bin);
+    args(&mut first);
+    assert_eq!(first.status().unwrap().code(), Some(0));
+    for e in std::fs::read_dir(&out).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o444)).unwrap();
+    }
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .unwrap()
+        .stdout
+        == b"0\n";
+    let mut again = if root {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&bin);
+        c
+    } else {
+        std::process::Command::new(&bin)
+    };
+    args(&mut again);
+    let o = again.output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // and a run that would change something still says why it cannot
+    let mut changed = if root {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&bin);
+        c
+    } else {
+        std::process::Command::new(&bin)
+    };
+    changed
+        .args([
+            "compile",
+            "--engine",
+            "minhop",
+            "-q",
+            "--emit",
+            "image,report,opensm",
+            "-o",
+        ])
+        .arg(&out)
+        .arg(&topo);
+    let o = changed.output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
