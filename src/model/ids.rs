@@ -4,10 +4,37 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// A 64-bit node or port GUID.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+/// A 64-bit node or port GUID. In JSON a `"0x%016x"` string: a JSON number
+/// above 2^53 loses digits in most readers (jq 1.6 turns 17605155896470448752
+/// into 17605155896470448000). Read back from that string or, from files
+/// routec wrote before, from an integer.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Guid(pub u64);
+
+impl Serialize for Guid {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Guid {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Form {
+            Int(u64),
+            Text(String),
+        }
+        match Form::deserialize(d)? {
+            Form::Int(v) => Ok(Guid(v)),
+            Form::Text(t) => Guid::parse(&t).ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "`{t}` is not a GUID (0x and up to 16 hex digits)"
+                ))
+            }),
+        }
+    }
+}
 
 impl Guid {
     /// Parses a GUID as the tools print it: optional `0x`/`0X`, 1 to 16 hex
@@ -73,6 +100,22 @@ impl SwIdx {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn json_guids_are_hex_strings_and_integers_still_read() {
+        let g = Guid(17_605_155_896_470_448_752);
+        assert_eq!(serde_json::to_string(&g).unwrap(), "\"0xf4521403007eaa70\"");
+        assert_eq!(
+            serde_json::from_str::<Guid>("\"0xf4521403007eaa70\"").unwrap(),
+            g
+        );
+        assert_eq!(
+            serde_json::from_str::<Guid>("17605155896470448752").unwrap(),
+            g
+        );
+        assert!(serde_json::from_str::<Guid>("\"0xzz\"").is_err());
+    }
+
     use super::*;
 
     #[test]

@@ -100,7 +100,8 @@ fn one(code: &str, mlid: u16, switch: u64) -> Vec<(String, Value, Value)> {
     vec![(
         code.to_string(),
         serde_json::json!([mlid]),
-        serde_json::json!([switch]),
+        // GUIDs are "0x%016x" strings in JSON (jq rounds big integers)
+        serde_json::json!([format!("{:#018x}", switch)]),
     )]
 }
 
@@ -200,7 +201,7 @@ fn a_second_spine_path_is_a_loop() {
         (found[0].0.as_str(), &found[0].1),
         ("V033", &serde_json::json!([mlid]))
     );
-    let at = Guid(found[0].2[0].as_u64().unwrap());
+    let at = Guid::parse(found[0].2[0].as_str().unwrap()).unwrap();
     let cycle: Vec<Guid> = (0..f.num_switches() as u32)
         .map(SwIdx)
         .filter(|&s| {
