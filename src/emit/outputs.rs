@@ -95,9 +95,31 @@ impl OutputSet {
     /// that this run replaces, e.g. `routes.lft` when writing `.zst`).
     pub fn remove_stale(&mut self, name: &str) {
         let p = self.dir.join(name);
-        if p.exists() {
+        if p.exists() && !self.stale.contains(&p) {
             self.stale.push(p);
         }
+    }
+
+    /// routec owns what it wrote in OUTDIR, and only that: the outputs the
+    /// last run listed in `routec.manifest` that this run does not write
+    /// (an `opensm-lfts.dump` left by an earlier, wider `--emit`) are
+    /// removed on commit, and the manifest is staged anew. Only names of
+    /// routec outputs are ever removed, whatever the manifest says.
+    pub fn retire_unlisted(&mut self) -> Result<()> {
+        use crate::model::OutFile;
+        let manifest = OutFile::Manifest.name();
+        let old = std::fs::read_to_string(self.dir.join(manifest)).unwrap_or_default();
+        let now: Vec<String> = self.staged.iter().map(|s| s.name.clone()).collect();
+        for line in old.lines() {
+            let ours = OutFile::ALL.iter().any(|f| f.name() == line);
+            if ours && !now.iter().any(|n| n == line) {
+                self.remove_stale(line);
+            }
+        }
+        let mut names = now;
+        names.sort();
+        let text: String = names.iter().map(|n| format!("{n}\n")).collect();
+        self.stage(manifest, |w| w.write_all(text.as_bytes()))
     }
 
     /// The outputs staged so far, for the report (name, digest, size).

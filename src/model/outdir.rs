@@ -23,6 +23,9 @@ pub enum OutFile {
     McastJson,
     /// `report.json` (`formats/report-json.md`).
     Report,
+    /// `routec.manifest`: the names of the outputs of the last run, so that
+    /// the next one removes those it no longer writes (and nothing else).
+    Manifest,
     /// `run.json`, where routec before report schema 2 logged each run's
     /// timings; a compile removes it (timings now go to `--timings FILE`).
     RunLog,
@@ -48,11 +51,29 @@ impl OutFile {
             OutFile::McastJson => "mcast.json",
             OutFile::Report => "report.json",
             OutFile::RunLog => "run.json",
+            OutFile::Manifest => "routec.manifest",
             OutFile::Sl2VlDump => "opensm-sl2vl.dump",
             OutFile::IbdmchkSl2Vl => "ibdmchk.sl2vl",
             OutFile::IbdmchkPsl => "ibdmchk.psl",
         }
     }
+
+    /// Every output a run may write (the manifest aside).
+    pub const ALL: [OutFile; 13] = [
+        OutFile::Image,
+        OutFile::ImageZst,
+        OutFile::OpensmLfts,
+        OutFile::Fdbs,
+        OutFile::SubnetLst,
+        OutFile::Mcfdbs,
+        OutFile::McastColours,
+        OutFile::McastJson,
+        OutFile::Report,
+        OutFile::RunLog,
+        OutFile::Sl2VlDump,
+        OutFile::IbdmchkSl2Vl,
+        OutFile::IbdmchkPsl,
+    ];
 
     /// Table files a reader of an output directory takes, in order of
     /// preference.

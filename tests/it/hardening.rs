@@ -480,3 +480,45 @@ fn nothing_to_write_is_success_on_a_read_only_outdir() {
     );
     std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
+
+/// Item 8: a compile with a narrower `--emit` removes the outputs of the
+/// previous run that it no longer writes (listed in `routec.manifest`),
+/// and never a file routec did not write, whatever the manifest says.
+#[test]
+fn a_narrower_emit_removes_what_routec_wrote_before_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let ft2 = "fixtures/opensm/ft2/minhop/ibnetdiscover.txt";
+    let compile = |emit: &str| {
+        routec()
+            .args(["compile", "--engine", "minhop", "-q", "--emit", emit, "-o"])
+            .arg(&out)
+            .arg(ft2)
+            .assert()
+            .code(0);
+    };
+    compile("image,report,opensm,fdbs");
+    assert!(out.join("opensm-lfts.dump").exists() && out.join("opensm.fdbs").exists());
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    // a manifest edited to name a file routec never writes
+    let m = std::fs::read_to_string(out.join("routec.manifest")).unwrap();
+    std::fs::write(
+        out.join("routec.manifest"),
+        format!("{m}notes.txt\n../escape\n"),
+    )
+    .unwrap();
+    compile("image,report");
+    let mut left: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        ["notes.txt", "report.json", "routec.manifest", "routes.lft"]
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("routec.manifest")).unwrap(),
+        "report.json\nroutes.lft\n"
+    );
+}

@@ -47,7 +47,9 @@ pub(super) fn write_outputs(
     if job.wants(Emit::Report) {
         stage_report(&mut set, args, job, run, &fingerprint)?;
     }
+    // the manifest is bookkeeping, not a make target
     let mut targets = set.paths();
+    set.retire_unlisted()?;
     targets.extend(args.stamp.iter().cloned());
     if args.check {
         phases.finish();
