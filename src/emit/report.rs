@@ -18,7 +18,7 @@ use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE, NodeKind};
 
 /// Version of the `report.json` schema.
 pub const REPORT_SCHEMA_VERSION: u32 = 2;
-/// Version of the `run.json` schema.
+/// Version of the run log schema (`compile --timings FILE`).
 pub const RUN_SCHEMA_VERSION: u32 = 1;
 
 /// The tool that wrote the report.

@@ -15,7 +15,7 @@ use crate::route::{self, Engine, RootSpec, RouteOptions};
 pub enum Emit {
     /// `routes.lft` (or `.zst`): the route image.
     Image,
-    /// `report.json` (and `run.json`).
+    /// `report.json`.
     Report,
     /// `opensm-lfts.dump`, as OpenSM writes it.
     Opensm,
