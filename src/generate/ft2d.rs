@@ -168,21 +168,13 @@ pub fn faulty_leaves(
         }
         FaultPattern::Row => {
             let y = (seed % ny as u64) as u32;
-            let mut xs: Vec<u32> = (0..nx).collect();
-            xs.shuffle(&mut rng);
-            xs.into_iter()
-                .take(count as usize)
-                .map(|x| (x, y))
-                .collect()
+            let xs = first_shuffled(nx, count, &mut rng);
+            xs.into_iter().map(|x| (x, y)).collect()
         }
         FaultPattern::Column => {
             let x = (seed % nx as u64) as u32;
-            let mut ys: Vec<u32> = (0..ny).collect();
-            ys.shuffle(&mut rng);
-            ys.into_iter()
-                .take(count as usize)
-                .map(|y| (x, y))
-                .collect()
+            let ys = first_shuffled(ny, count, &mut rng);
+            ys.into_iter().map(|y| (x, y)).collect()
         }
         FaultPattern::Random => {
             let mut all: Vec<(u32, u32)> =
@@ -194,4 +186,12 @@ pub fn faulty_leaves(
     };
     out.sort_unstable_by_key(|&(x, y)| (y, x));
     Ok(out)
+}
+
+/// The first `count` of `0..n` in a seeded random order.
+fn first_shuffled(n: u32, count: u32, rng: &mut ChaCha8Rng) -> Vec<u32> {
+    let mut v: Vec<u32> = (0..n).collect();
+    v.shuffle(rng);
+    v.truncate(count as usize);
+    v
 }

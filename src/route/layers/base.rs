@@ -84,8 +84,7 @@ pub(super) fn base_layer(walk: &PathWalk) -> (Layer, Vec<PathRef>) {
         return (layer_of(walk, &topo, all, load), Vec::new());
     }
     let weighted: Vec<fas::Edge> = edges.iter().map(|&(u, v)| (u, v, 1)).collect();
-    let dfs = fas::order(order.len(), &weighted, order);
-    if fas::against(&dfs, &weighted) < fas::against(order, &weighted) {
+    if let Some(dfs) = fas::better_than(order, &weighted) {
         let other = pass(walk, &dfs);
         if other.pending.len() < share.pending.len() {
             return (layer_of(walk, &dfs, other.turns, other.load), other.pending);

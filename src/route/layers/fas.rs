@@ -93,6 +93,14 @@ pub(super) fn topological(channels: usize, edges: &[(u32, u32)]) -> Option<Vec<u
     (order.len() == channels).then_some(order)
 }
 
+/// The better start for a layer over `edges`: the DFS order when less
+/// path weight goes against it than against `tie` (the up*/down* order),
+/// else `None` (keep `tie`).
+pub(super) fn better_than(tie: &[u32], edges: &[Edge]) -> Option<Vec<u32>> {
+    let dfs = order(tie.len(), edges, tie);
+    (against(&dfs, edges) < against(tie, edges)).then_some(dfs)
+}
+
 /// Path weight on dependencies that go against `order`.
 pub(super) fn against(order: &[u32], edges: &[Edge]) -> u64 {
     let pos = positions(order);

@@ -12,7 +12,7 @@ const NONE: u32 = u32::MAX;
 
 /// Longest path followed: IB's hop limit. A longer one loops, and the
 /// verifier reports it; it is layered up to here.
-const HOP_LIMIT: usize = 64;
+pub(super) const HOP_LIMIT: usize = 64;
 
 /// One dependency: channel `from` → channel `to`, turn id `id`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

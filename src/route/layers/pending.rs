@@ -175,12 +175,7 @@ fn pending_seed(walk: &PathWalk, pending: &[PathRef]) -> Vec<u32> {
         .iter()
         .map(|t| (t.from, t.to, weight[t.id]))
         .collect();
-    let dfs = fas::order(walk.first_order().len(), &edges, walk.first_order());
-    if fas::against(&dfs, &edges) < fas::against(walk.first_order(), &edges) {
-        dfs
-    } else {
-        walk.first_order().to_vec()
-    }
+    fas::better_than(walk.first_order(), &edges).unwrap_or_else(|| walk.first_order().to_vec())
 }
 
 /// Adds every dependency of a path to `layer`, or none of them: on a

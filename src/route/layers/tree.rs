@@ -5,18 +5,17 @@
 //! rather than once per (source, LID) path: O(switches) per destination
 //! instead of O(sources × hops).
 
-use super::paths::{PathWalk, Turn};
+use super::paths::{HOP_LIMIT, PathWalk, Turn};
 use crate::model::Lid;
-
-/// Longest path followed, as in [`PathWalk::path_turns`].
-const HOP_LIMIT: usize = 64;
 
 /// Per destination: the value of the rest of each switch's path.
 #[derive(Default)]
 pub(super) struct Memo<T> {
     val: Vec<T>,
     known: Vec<bool>,
-    chain: Vec<u32>,
+    /// The switches walked to the first known one, with the channel each
+    /// sends the LID out on.
+    chain: Vec<(u32, Option<u32>)>,
 }
 
 impl<T: Copy + Default> Memo<T> {
@@ -43,22 +42,35 @@ impl<T: Copy + Default> Memo<T> {
         let mut cur = src;
         while !self.known[cur as usize] {
             if self.chain.len() > HOP_LIMIT {
-                for &s in &self.chain {
+                for &(s, _) in &self.chain {
                     (self.known[s as usize], self.val[s as usize]) = (true, looped);
                 }
                 return looped;
             }
-            self.chain.push(cur);
-            match walk.hop(cur, lid) {
+            let hop = walk.hop(cur, lid);
+            self.chain.push((cur, hop));
+            match hop {
                 Some(c) => cur = walk.far(c),
                 None => break,
             }
         }
         for i in (0..self.chain.len()).rev() {
-            let s = self.chain[i];
-            let v = match first_turn(walk, lid, s) {
+            let (s, hop) = self.chain[i];
+            let v = match hop {
                 None => end,
-                Some((turn, t)) => step(&turn, self.val[t as usize]),
+                Some(c) => {
+                    let t = walk.far(c);
+                    // the next switch's channel: walked already, or past
+                    // the chain's end (a known switch)
+                    let next = match self.chain.get(i + 1) {
+                        Some(&(_, n)) => n,
+                        None => walk.hop(t, lid),
+                    };
+                    match next {
+                        None => end,
+                        Some(n) => step(&walk.turn(c, n), self.val[t as usize]),
+                    }
+                }
             };
             (self.known[s as usize], self.val[s as usize]) = (true, v);
         }
