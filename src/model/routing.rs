@@ -66,6 +66,9 @@ pub struct Routing {
     /// escape path), to be applied to the fabric before anything reads the
     /// tables; `None` = the fabric's own LIDs.
     pub lids: Option<Vec<PortLids>>,
+    /// The engine chose the SLs itself (`vl_plan`, or none when one VL
+    /// suffices): the command's layering must not redo it.
+    pub layered: bool,
 }
 
 impl Routing {
@@ -80,6 +83,7 @@ impl Routing {
             alt_ports: None,
             vl_plan: None,
             lids: None,
+            layered: false,
         }
     }
 }

@@ -33,6 +33,10 @@ pub struct RouteOptions {
     /// Destination order: end port GUIDs (minhop/updn: OpenSM's
     /// `guid_routing_order_file`; dmodc: the node numbering).
     pub node_order: Option<Vec<Guid>>,
+    /// Data VLs the routing may use (`--vls`, bounded by the switch with
+    /// the fewest operational VLs); 0 counts as 1. Engines that need more
+    /// than one VL (Dmodc with escape paths) lay out their own SLs.
+    pub vls: u8,
 }
 
 /// A fabric the engine cannot route (exit code 2 with the message).

@@ -296,6 +296,7 @@ mod tests {
             &RouteOptions {
                 roots,
                 node_order: None,
+                ..Default::default()
             },
         )
     }

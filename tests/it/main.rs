@@ -9,6 +9,7 @@ mod check_cli;
 mod convert;
 mod diff;
 mod dmodc;
+mod dmodc_escape;
 mod faults;
 mod generators;
 mod guid_files;

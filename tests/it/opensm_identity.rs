@@ -32,6 +32,7 @@ fn check(case: &str, run: &str, engine: &str, roots: Option<&str>, order: Option
             RootSpec::Guids(load_guid_file(&dir(case).join(f)).unwrap())
         }),
         node_order: order.map(|f| load_guid_file(&dir(case).join(f)).unwrap()),
+        ..Default::default()
     };
     let routing = engine_by_name(engine)
         .unwrap()

@@ -233,6 +233,7 @@ fn routec_writes_what_opensm_writes_live() {
                     RootSpec::Guids(root_guids.clone())
                 },
                 node_order: None,
+                ..Default::default()
             },
         );
         let routing = match result {

@@ -100,6 +100,7 @@ impl Job {
                 Some(p) => Some(crate::parse::guids::load_guid_file(p)?),
                 None => None,
             },
+            vls: 1,
         };
         let mut emit: Vec<Emit> = Vec::new();
         for &e in &args.emit {

@@ -15,7 +15,7 @@ use super::phases::Phases;
 use crate::error::{Error, Result};
 use crate::model::lids::{self, LidState};
 use crate::model::{Fabric, LidMap, Routing};
-use crate::route;
+use crate::route::{self, RouteOptions};
 use crate::verify::mcast::McastCheck;
 use crate::verify::{Verdict, VerifyOptions, verify_tables};
 use job::{Emit, Job, RootsSource};
@@ -117,16 +117,21 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     }
     let mut lids = LidMap::new(&fabric)?;
     phases.begin("route");
-    let mut routing = job.engine.route(&fabric, &lids, &job.route)?;
+    let vls = usable_vls(&fabric, args.vls);
+    let route_opts = RouteOptions {
+        vls,
+        ..job.route.clone()
+    };
+    let mut routing = job.engine.route(&fabric, &lids, &route_opts)?;
     if let Some(own) = &routing.lids {
         // The engine gave ports LIDs of its own (e.g. an escape LID): every
         // later stage and output uses them.
         lids::apply_port_lids(&mut fabric, own);
         lids = LidMap::new(&fabric)?;
     }
-    if args.vls > 1 && routing.vl_plan.is_none() {
+    if vls > 1 && routing.vl_plan.is_none() && !routing.layered {
         phases.begin("layers");
-        layer(&fabric, &lids, &mut routing, args.vls, g);
+        layer(&fabric, &lids, &mut routing, vls, g);
     }
     if !g.quiet {
         for n in &routing.notes {
@@ -176,17 +181,7 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
 /// Deadlock freedom by layering (`--vls N`): the plan is kept only when it
 /// needs more than one VL, so a routing that is deadlock-free as it is
 /// keeps LFT-only output.
-///
-/// A layered plan maps SL i to VL i mod (VLs used) on every port, so it
-/// may use no more VLs than the switch with the fewest operational VLs
-/// (YAML `vls:`) has.
 fn layer(fabric: &Fabric, lids: &LidMap, routing: &mut Routing, vls: u8, g: &Global) {
-    let fewest = fabric
-        .switches()
-        .iter()
-        .filter_map(|&n| fabric.node(n).op_vls)
-        .min();
-    let vls = fewest.map_or(vls, |f| f.min(vls));
     let l = route::layers::assign_layers(fabric, lids, &routing.lfts, vls);
     if !g.quiet {
         let load: Vec<String> = l.load.iter().map(u64::to_string).collect();
@@ -200,6 +195,17 @@ fn layer(fabric: &Fabric, lids: &LidMap, routing: &mut Routing, vls: u8, g: &Glo
     if l.plan.vls > 1 {
         routing.vl_plan = Some(l.plan);
     }
+}
+
+/// `--vls`, bounded by the switch with the fewest operational VLs (YAML
+/// `vls:`): a layered plan maps SL i to VL i mod (VLs used) on every port.
+fn usable_vls(fabric: &Fabric, vls: u8) -> u8 {
+    let fewest = fabric
+        .switches()
+        .iter()
+        .filter_map(|&n| fabric.node(n).op_vls)
+        .min();
+    fewest.map_or(vls, |f| f.min(vls))
 }
 
 /// Every input file read, with its role, for the report and the depfile.

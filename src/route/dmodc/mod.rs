@@ -9,7 +9,9 @@
 
 pub mod costs;
 pub mod dests;
+pub mod escape;
 pub mod groups;
+pub mod lanes;
 pub mod routes;
 
 use rayon::prelude::*;
@@ -19,9 +21,6 @@ use crate::route::{AltPorts, Engine, Note, Promise, RouteError, RouteOptions, Ro
 
 use groups::Ranked;
 use routes::{RouteCtx, Scratch};
-
-/// Unreachable leaf pairs named in the error message.
-const PAIRS_SHOWN: usize = 5;
 
 /// The Dmodc engine. `with_alt_ports` also returns the alternative port
 /// sets P_{s,d} of formula (2) (`Routing::alt_ports`); they cost one list
@@ -47,13 +46,29 @@ impl Engine for Dmodc {
             help: None,
         })?;
         let costs = costs::compute(&ranked);
-        check_validity(&ranked, &costs)?;
         let dests = dests::build(fabric, &ranked, opts.node_order.as_deref());
-        let ctx = RouteCtx::new(&ranked, &costs, &dests);
+        let escape = escape::compute(&ranked, &costs);
+        let pairs = lanes::EscapePairs::find(&ranked, &costs, &dests, &escape);
+        pairs.check_connected()?;
+        let ctx = RouteCtx::new(&ranked, &costs, &dests, &escape);
         let mut lfts = Lfts::new(fabric.num_switches(), lids.max_lid());
         let (alt_rows, fallback) = fill(fabric, &ranked, &ctx, &mut lfts, self.with_alt_ports);
         let mut notes = Vec::new();
         note_gaps(fabric, &ranked, &dests, &lfts, fallback, &mut notes);
+        let alt_ports = alt_rows.map(|rows| pack_alt(rows, lfts.stride()));
+        if pairs.count > 0 {
+            // Escape paths break the up/down promise; the VL-aware check
+            // of every channel dependency graph is what proves them.
+            let (vl_plan, note) = lanes::place(fabric, lids, &lfts, &pairs, opts.vls)?;
+            notes.push(note);
+            return Ok(Routing {
+                alt_ports,
+                notes,
+                vl_plan,
+                layered: true,
+                ..Routing::new("dmodc", lfts)
+            });
+        }
         // The promise counts ranks from the top (OpenSM's convention, see
         // `route::Promise`): Dmodc's leaf-based rank r becomes max − r.
         let top = ranked.rank.iter().copied().max().unwrap_or(0) as u32;
@@ -61,7 +76,6 @@ impl Engine for Dmodc {
         for (i, s) in ranked.order.iter().enumerate() {
             up_down[s.ix()] = top - ranked.rank[i] as u32;
         }
-        let alt_ports = alt_rows.map(|rows| pack_alt(rows, lfts.stride()));
         Ok(Routing {
             alt_ports,
             promise: Promise {
@@ -133,29 +147,6 @@ fn fill_unranked(fabric: &Fabric, sw: SwIdx, row: &mut [u8]) {
     }
 }
 
-/// §4.1: every leaf must reach every other leaf.
-fn check_validity(r: &Ranked, costs: &costs::Costs) -> Result<(), RouteError> {
-    let (count, first) = costs::unreachable_leaf_pairs(costs, r.num_leaves, PAIRS_SHOWN);
-    if count == 0 {
-        return Ok(());
-    }
-    let shown: Vec<String> = first
-        .iter()
-        .map(|&(a, b)| format!("{} -> {}", r.guid[a], r.guid[b]))
-        .collect();
-    Err(RouteError {
-        message: format!(
-            "dmodc: {count} ordered leaf switch pairs have no up-down path (first: {})",
-            shown.join(", ")
-        ),
-        help: Some(
-            "Dmodc routes only up-down (deadlock-free on fat-trees): restore the failed links \
-             or switches, route each switch plane as its own subnet, or use another engine"
-                .into(),
-        ),
-    })
-}
-
 /// Notes for what the tables route by fallback or leave unrouted.
 fn note_gaps(
     fabric: &Fabric,
@@ -180,8 +171,8 @@ fn note_gaps(
             code: "D002",
             message: format!(
                 "{fallback} entries are at switches with no up-down path to the target: they take \
-                 fallback hops (to a neighbour that has one, else down; used only by traffic \
-                 that starts at such a switch; formats/dmodc.md)"
+                 escape hops (on a shortest path to a switch that has one; used only by traffic \
+                 that starts at such a switch; formats/dmodc.md §9)"
             ),
         });
     }

@@ -12,6 +12,7 @@
 
 use super::costs::{Costs, INF};
 use super::dests::Dests;
+use super::escape::{self, Escape};
 use super::groups::{Dir, Group, Ranked};
 
 const NONE: u8 = u8::MAX;
@@ -50,9 +51,6 @@ pub struct Scratch {
     down_groups: Vec<u8>,
     /// Port of each candidate for the current ⌊d / (Π·#C)⌋.
     port_of_k: Vec<u8>,
-    /// Least neighbour cost per target, and the first group reaching it.
-    fb_cost: Vec<u8>,
-    fb_group: Vec<u8>,
     /// Π_s clamped to 2^17 (same quotients for d < 2^17), and its divider.
     pi_val: u32,
     pi: FastDiv,
@@ -68,8 +66,6 @@ impl Scratch {
             up_groups: Vec::new(),
             down_groups: Vec::new(),
             port_of_k: Vec::with_capacity(256),
-            fb_cost: vec![INF; n],
-            fb_group: vec![NONE; n],
             pi_val: 1,
             pi: FastDiv::new(1),
         }
@@ -81,17 +77,19 @@ pub struct RouteCtx<'a> {
     pub r: &'a Ranked,
     pub costs: &'a Costs,
     pub dests: &'a Dests,
+    pub escape: &'a Escape,
     /// `small[v]` divides by v (1..=255).
     pub small: Vec<FastDiv>,
 }
 
 impl<'a> RouteCtx<'a> {
-    pub fn new(r: &'a Ranked, costs: &'a Costs, dests: &'a Dests) -> Self {
+    pub fn new(r: &'a Ranked, costs: &'a Costs, dests: &'a Dests, escape: &'a Escape) -> Self {
         let small = (0..=255u64).map(FastDiv::new).collect();
         RouteCtx {
             r,
             costs,
             dests,
+            escape,
             small,
         }
     }
@@ -109,17 +107,8 @@ impl<'a> RouteCtx<'a> {
         sc.first.fill(NONE);
         sc.up_groups.clear();
         sc.down_groups.clear();
-        sc.fb_cost.fill(INF);
-        sc.fb_group.fill(NONE);
         for (gi, g) in r.groups(s).iter().enumerate() {
             let cg = self.costs.row(g.peer as usize);
-            // Fallback (a switch with no up-down path to t): the first
-            // neighbour, in group order, of least finite cost.
-            for ((fc, fg), &o) in sc.fb_cost.iter_mut().zip(sc.fb_group.iter_mut()).zip(cg) {
-                let better = o < *fc;
-                *fc = if better { o } else { *fc };
-                *fg = if better { gi as u8 } else { *fg };
-            }
             match g.dir {
                 Dir::Level => continue,
                 Dir::Up => sc.up_groups.push(gi as u8),
@@ -205,16 +194,12 @@ impl<'a> RouteCtx<'a> {
                 continue;
             }
             if sc.count[t] == 0 {
-                // No up-down path from s (formats/dmodc.md §5): one hop to
-                // the neighbour of least finite cost, else down (all down
-                // groups, by the formulas): ranks drop until a switch with
-                // a finite cost or a neighbour of finite cost.
-                sc.cand.clear();
-                if sc.fb_cost[t] != INF {
-                    sc.cand.push(sc.fb_group[t]);
-                } else {
-                    sc.cand.extend_from_slice(&sc.down_groups);
-                }
+                // No up-down path from s: an escape hop ([`escape`],
+                // formats/dmodc.md §9), balanced by the same formulas.
+                let Some(e) = self.escape.toward(t) else {
+                    continue;
+                };
+                escape::candidates(r, s, e, &mut sc.cand);
                 if !sc.cand.is_empty() {
                     self.route_dests(s, dests, row, sc);
                     fallback += dests.len();

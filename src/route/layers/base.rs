@@ -63,8 +63,9 @@ impl Share {
 /// The up*/down* order first; where paths disagree with it, the whole
 /// routing's dependencies decide: none closing a cycle puts every path on
 /// the base layer, and a DFS order that fewer dependencies disagree with
-/// (tori, where up*/down* means little) is tried in its place.
-pub(super) fn base_layer(walk: &PathWalk) -> (Layer, Vec<PathRef>) {
+/// (tori, where up*/down* means little) is tried in its place unless
+/// `other_orders` is false.
+pub(super) fn base_layer(walk: &PathWalk, other_orders: bool) -> (Layer, Vec<PathRef>) {
     let order = walk.first_order();
     let share = pass(walk, order);
     if share.pending.is_empty() {
@@ -84,7 +85,7 @@ pub(super) fn base_layer(walk: &PathWalk) -> (Layer, Vec<PathRef>) {
         return (layer_of(walk, &topo, all, load), Vec::new());
     }
     let weighted: Vec<fas::Edge> = edges.iter().map(|&(u, v)| (u, v, 1)).collect();
-    if let Some(dfs) = fas::better_than(order, &weighted) {
+    if let Some(dfs) = fas::better_than(order, &weighted).filter(|_| other_orders) {
         let other = pass(walk, &dfs);
         if other.pending.len() < share.pending.len() {
             return (layer_of(walk, &dfs, other.turns, other.load), other.pending);

@@ -51,9 +51,26 @@ pub struct Layering {
 
 /// Assigns every path of `lfts` a layer, at most `max_vls` of them.
 pub fn assign_layers(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, max_vls: u8) -> Layering {
+    layering(fabric, lids, lfts, max_vls, false)
+}
+
+/// [`assign_layers`] for a routing whose up*/down* paths must stay on VL 0
+/// (Dmodc with escape paths, `route::dmodc::lanes`): the base layer is the
+/// up*/down* one (or every path when none closes a cycle), and no path
+/// moves off it to balance the layers.
+pub fn assign_layers_keeping_base(
+    fabric: &Fabric,
+    lids: &LidMap,
+    lfts: &Lfts,
+    max_vls: u8,
+) -> Layering {
+    layering(fabric, lids, lfts, max_vls, true)
+}
+
+fn layering(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, max_vls: u8, keep: bool) -> Layering {
     let walk = PathWalk::new(fabric, lids, lfts);
     let max = max_vls.clamp(1, 15) as usize;
-    let (base, pending) = base::base_layer(&walk);
+    let (base, pending) = base::base_layer(&walk, !keep);
     let mut p = Placement {
         layers: vec![base],
         sl: PathSl::zeros(lfts),
@@ -61,7 +78,7 @@ pub fn assign_layers(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, max_vls: u8) -
         stuck: None,
     };
     pending::place_pending(&walk, &mut p, &pending, max);
-    if p.layers.len() > 1 && p.unplaced == 0 {
+    if !keep && p.layers.len() > 1 && p.unplaced == 0 {
         balance::balance(&walk, &mut p);
     }
     finish(&walk, p, max_vls)
