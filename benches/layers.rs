@@ -13,33 +13,14 @@
 
 mod common;
 
-use routec::generate::features::{Features, MgmtPod, apply};
 use routec::generate::pgft::{PgftSpec, pgft};
 use routec::model::{LidMap, VlPlan};
 use routec::route::layers::assign_layers;
 use routec::route::{Dmodc, Engine, RouteOptions, engine_by_name};
 use routec::verify::{VerifyOptions, verify_tables};
 
-fn prodlike() -> routec::model::Fabric {
-    let spec = PgftSpec::new(3, &[16, 12, 22], &[1, 12, 11], None);
-    let feat = Features {
-        aggregation_nodes: true,
-        empty_host_ports: 0.15,
-        drop_top: 4,
-        mgmt_pod: Some(MgmtPod {
-            leaves: 2,
-            hosts: 16,
-            tops: 4,
-        }),
-        isolated_pods: 3,
-        cross_cables: 6,
-        seed: 1,
-    };
-    apply(&spec, &pgft(&spec).expect("PGFT"), &feat).expect("features")
-}
-
 fn layered_minhop(reference: std::time::Duration) {
-    let f = prodlike();
+    let f = common::prodlike();
     let lids = LidMap::new(&f).expect("LIDs");
     let minhop = engine_by_name("minhop").expect("minhop");
     let mut vls = 0;

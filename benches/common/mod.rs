@@ -63,3 +63,27 @@ pub fn report(name: &str, took: Duration, reference: Duration) {
         reference.as_secs_f64() * 1e3
     );
 }
+
+/// The production-like fabric of `formats/pgft.md` ("Real-fabric
+/// features": 658 switches, 4,280 CAs, aggregation nodes, a management pod
+/// whose leaves share no top with three isolated pods).
+#[allow(dead_code)] // not every bench uses it
+pub fn prodlike() -> routec::model::Fabric {
+    use routec::generate::features::{Features, MgmtPod, apply};
+    use routec::generate::pgft::{PgftSpec, pgft};
+    let spec = PgftSpec::new(3, &[16, 12, 22], &[1, 12, 11], None);
+    let feat = Features {
+        aggregation_nodes: true,
+        empty_host_ports: 0.15,
+        drop_top: 4,
+        mgmt_pod: Some(MgmtPod {
+            leaves: 2,
+            hosts: 16,
+            tops: 4,
+        }),
+        isolated_pods: 3,
+        cross_cables: 6,
+        seed: 1,
+    };
+    apply(&spec, &pgft(&spec).expect("PGFT"), &feat).expect("features")
+}
