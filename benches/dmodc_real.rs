@@ -47,7 +47,11 @@ fn prodlike(reference: Duration) {
     let f = common::prodlike();
     let (took, vls) = route_and_verify(&f, 8, 5);
     eprintln!("prodlike: {} switches, {vls} VLs used", f.num_switches());
-    common::report("prodlike dmodc route+layers+verify (--vls 8)", took, reference);
+    common::report(
+        "prodlike dmodc route+layers+verify (--vls 8)",
+        took,
+        reference,
+    );
 }
 
 fn rlft_with_aggregation_nodes(reference: Duration) {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::Fabric;
 use crate::model::faults::FaultSummary;
 use crate::parse::{self, LoadOptions, TopoFormat};
@@ -40,6 +40,12 @@ pub struct TopoArgs {
     /// Fault list to apply before anything else (`formats/faults.md`).
     #[arg(long, value_name = "FILE")]
     pub faults: Option<PathBuf>,
+    /// Node or port GUIDs (one per line) of CAs that are not compute
+    /// nodes — storage, management or in-network-computing CAs whose
+    /// description does not say "Aggregation Node": they never make their
+    /// switch a leaf (`formats/dmodc.md` §9).
+    #[arg(long, value_name = "FILE")]
+    pub service_nodes: Option<PathBuf>,
 }
 
 /// A topology after parsing and fault application.
@@ -69,6 +75,11 @@ impl TopoArgs {
             }
             None => (loaded.fabric, None),
         };
+        let mut fabric = fabric;
+        if let Some(path) = &self.service_nodes {
+            inputs.push(path.clone());
+            mark_service_nodes(&mut fabric, path)?;
+        }
         Ok(LoadedTopo {
             fabric,
             format: loaded.format,
@@ -76,6 +87,32 @@ impl TopoArgs {
             inputs,
         })
     }
+}
+
+/// `--service-nodes FILE`: every GUID must name a CA (by node or port
+/// GUID); a switch, or a GUID the fabric lacks, is an input error.
+fn mark_service_nodes(fabric: &mut Fabric, path: &std::path::Path) -> Result<()> {
+    for g in parse::guids::load_guid_file(path)? {
+        let node = fabric
+            .node_by_guid(g)
+            .or_else(|| fabric.port_by_guid(g).map(|(n, _)| n));
+        match node {
+            Some(n) if !fabric.is_switch(n) => fabric.mark_service(n),
+            Some(_) => {
+                return Err(Error::Input(format!(
+                    "{}: {g} is a switch; --service-nodes lists CAs",
+                    path.display()
+                )));
+            }
+            None => {
+                return Err(Error::Input(format!(
+                    "{}: {g} names no node or port of the topology",
+                    path.display()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reads a topology and prints its warnings (lines skipped by `--lenient`)

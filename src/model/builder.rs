@@ -96,6 +96,7 @@ impl FabricBuilder {
             source_id: None,
             enhanced_port0: None,
             op_vls: None,
+            service: false,
         });
         Ok(idx)
     }

@@ -40,6 +40,10 @@ pub struct Node {
     /// Operational data VLs of the switch's ports (YAML `vls:`), when the
     /// input tells; otherwise the command line's `--vls` holds.
     pub op_vls: Option<u8>,
+    /// A CA that is not a compute node although its description does not
+    /// say "Aggregation Node" (`--service-nodes FILE`): like an aggregation
+    /// node, it never makes its switch a leaf (`model::rank`).
+    pub service: bool,
 }
 
 /// Where a cable leads: the remote node and port.
@@ -231,6 +235,11 @@ impl Fabric {
     /// Whether node `n` is a CA or router (an end port owner).
     pub fn is_endpoint(&self, n: NodeIdx) -> bool {
         !self.is_switch(n)
+    }
+
+    /// Marks CA `n` as a service node, not a compute node (`Node::service`).
+    pub fn mark_service(&mut self, n: NodeIdx) {
+        self.nodes[n.0 as usize].service = true;
     }
 
     /// Sets the LID of a port (LID assignment before routing).

@@ -11,10 +11,10 @@ pub const UNRANKED: u32 = u32::MAX;
 /// Whether node `n` is a compute end node: a CA or router that is not a
 /// switch-embedded SHARP "Aggregation Node" (every switch of an HDR fabric
 /// carries one, so "has a CA" alone would make every switch a leaf;
-/// formats.md §0.8).
+/// formats.md §0.8), nor a CA the user named with `--service-nodes`.
 pub fn is_compute_endpoint(fabric: &Fabric, n: NodeIdx) -> bool {
     let node = fabric.node(n);
-    node.kind != NodeKind::Switch && !node.desc.contains("Aggregation Node")
+    node.kind != NodeKind::Switch && !node.desc.contains("Aggregation Node") && !node.service
 }
 
 /// Number of compute end ports cabled to each switch.
