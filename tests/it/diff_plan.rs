@@ -563,3 +563,68 @@ fn random_cases_cover_phased_plans() {
     assert!(seen.contains_key("Phased"), "{seen:?}");
     assert!(seen.contains_key("AllAtOnce"), "{seen:?}");
 }
+
+/// The CLI on ft2 (min-hop, one cable cut): text summary, JSON as
+/// `formats/diff-plan.md` shows it, exit codes.
+#[test]
+fn cli_plan_text_json_and_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let cwd = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cut = common::ft2_without_one_cable(d);
+    let (old, new) = (d.join("old"), d.join("new"));
+    let ft2 = cwd.join(common::FT2);
+    for (topo, out) in [(&ft2, &old), (&cut, &new)] {
+        let args = [
+            "compile",
+            topo.to_str().unwrap(),
+            "--engine",
+            "minhop",
+            "-q",
+            "-o",
+        ];
+        let (code, _) = common::routec(&[&args[..], &[out.to_str().unwrap()]].concat(), cwd);
+        assert_eq!(code, 0);
+    }
+    let (o, n, t) = (
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+        cut.to_str().unwrap(),
+    );
+    let (code, text) = common::routec(&["diff", o, n, "--plan", "--topology", t], cwd);
+    assert_eq!(code, 0);
+    let plan_text = &text[text.find("upload plan:").unwrap()..];
+    insta::assert_snapshot!("diff_plan_ft2_minhop", plan_text);
+    let (code, json) = common::routec(&["diff", o, n, "--plan", "--topology", t, "--json"], cwd);
+    assert_eq!(code, 0);
+    let got: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let block = &crate::doc_blocks::fenced("formats/diff-plan.md", "json")[0];
+    let doc: serde_json::Value = serde_json::from_str(block).unwrap();
+    let (got, doc) = (&got["plan"], &doc["plan"]);
+    let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(got), keys(doc));
+    for k in [
+        "verdict",
+        "entries",
+        "smps",
+        "all_at_once_cycle",
+        "entries_left",
+    ] {
+        assert_eq!(got[k], doc[k], "{k}");
+    }
+    assert_eq!(
+        got["phases"][0]["switches"][0],
+        doc["phases"][0]["switches"][0]
+    );
+    assert_eq!(got["phases"][1], doc["phases"][1]);
+    // Usage: --plan needs the topology.
+    let (code, _) = common::routec(&["diff", o, n, "--plan"], cwd);
+    assert_eq!(code, 2);
+    // NEW over OLD the other way round on the intact fabric: NEW (routed
+    // around a cable that is there) is safe too, and so is the way back.
+    let (code, _) = common::routec(
+        &["diff", n, o, "--plan", "--topology", ft2.to_str().unwrap()],
+        cwd,
+    );
+    assert_eq!(code, 0);
+}
