@@ -101,6 +101,13 @@ fn upload_plan(
         faults: args.faults.clone(),
     };
     let fabric = topo.load(g)?.fabric;
+    let layered = |t: &crate::model::TableSet| t.vl.as_ref().is_some_and(|v| v.vls > 1);
+    if !g.quiet && (layered(old) || layered(new)) {
+        eprintln!(
+            "note: the tables carry a VL plan; --plan checks credit loops on one VL \
+             (sufficient for any VL plan, so routings that need VLs show as unsafe)"
+        );
+    }
     let lids = crate::model::LidMap::new(&fabric)?;
     let opts = crate::diff::plan::PlanOptions {
         all_paths: args.all_paths,

@@ -24,63 +24,69 @@ impl Counts {
 
     /// Channels a packet on channel `c` may continue on.
     fn succ<'a>(&'a self, net: &'a Net, c: u32) -> impl Iterator<Item = u32> + 'a {
-        let (u, pu) = net.chan_of[c as usize];
-        let (w, pin) = match net.hop(u, pu) {
-            Hop::Switch { sw, port } => (sw, port),
-            _ => (0, 0),
-        };
-        (0..net.width(w) as u8)
-            .filter(move |&po| self.0[net.turn(w, pin, po) as usize] > 0)
-            .map(move |po| net.chan(w, po))
-            .filter(|&c| c != NO_CHANNEL)
+        let (w, pin) = Self::head(net, c);
+        (0..net.width(w) as u8).filter_map(move |po| self.next(net, w, pin, po))
     }
 
-    /// Strongly connected components (iterative Tarjan); `None` when the
-    /// graph is acyclic.
+    /// The switch channel `c` leads to and the port it arrives on.
+    fn head(net: &Net, c: u32) -> (u32, u8) {
+        let (u, pu) = net.chan_of[c as usize];
+        match net.hop(u, pu) {
+            Hop::Switch { sw, port } => (sw, port),
+            _ => (0, 0),
+        }
+    }
+
+    /// The channel out of port `po` of `w` when some packet arriving on
+    /// `pin` takes it.
+    fn next(&self, net: &Net, w: u32, pin: u8, po: u8) -> Option<u32> {
+        let c = net.chan(w, po);
+        (c != NO_CHANNEL && self.0[net.turn(w, pin, po) as usize] > 0).then_some(c)
+    }
+
+    /// Strongly connected components (iterative Tarjan, successors read
+    /// port by port from the counts); `None` when the graph is acyclic.
     pub fn cycles(&self, net: &Net) -> Option<Sccs> {
         let n = net.chan_of.len();
-        const UNSEEN: u32 = u32::MAX;
-        let (mut index, mut low, mut comp) = (vec![UNSEEN; n], vec![0u32; n], vec![UNSEEN; n]);
-        let (mut on, mut st, mut cyclic) = (vec![false; n], Vec::new(), Vec::new());
-        let mut next = 0u32;
+        let mut t = Tarjan {
+            index: vec![UNSEEN; n],
+            low: vec![0; n],
+            comp: vec![UNSEEN; n],
+            on: vec![false; n],
+            st: Vec::new(),
+            call: Vec::new(),
+            next: 0,
+        };
+        let mut cyclic = Vec::new();
         for root in 0..n as u32 {
-            if index[root as usize] != UNSEEN {
+            if t.index[root as usize] != UNSEEN {
                 continue;
             }
-            let mut call: Vec<(u32, Vec<u32>, usize)> = Vec::new();
-            let visit = |v: u32, idx: &mut [u32], low: &mut [u32], next: &mut u32| {
-                idx[v as usize] = *next;
-                low[v as usize] = *next;
-                *next += 1;
-            };
-            visit(root, &mut index, &mut low, &mut next);
-            st.push(root);
-            on[root as usize] = true;
-            call.push((root, self.succ(net, root).collect(), 0));
-            while let Some((v, succ, i)) = call.last_mut() {
-                let v = *v;
-                if let Some(&w) = succ.get(*i) {
-                    *i += 1;
-                    if index[w as usize] == UNSEEN {
-                        visit(w, &mut index, &mut low, &mut next);
-                        st.push(w);
-                        on[w as usize] = true;
-                        call.push((w, self.succ(net, w).collect(), 0));
-                    } else if on[w as usize] {
-                        low[v as usize] = low[v as usize].min(index[w as usize]);
+            t.enter(net, root);
+            while let Some(&mut (v, w, pin, ref mut po)) = t.call.last_mut() {
+                if (*po as usize) < net.width(w) {
+                    let p = *po as u8;
+                    *po += 1;
+                    let Some(x) = self.next(net, w, pin, p) else {
+                        continue;
+                    };
+                    if t.index[x as usize] == UNSEEN {
+                        t.enter(net, x);
+                    } else if t.on[x as usize] {
+                        t.low[v as usize] = t.low[v as usize].min(t.index[x as usize]);
                     }
                     continue;
                 }
-                call.pop();
-                if let Some((p, _, _)) = call.last() {
-                    low[*p as usize] = low[*p as usize].min(low[v as usize]);
+                t.call.pop();
+                if let Some(&(p, ..)) = t.call.last() {
+                    t.low[p as usize] = t.low[p as usize].min(t.low[v as usize]);
                 }
-                if low[v as usize] == index[v as usize] {
+                if t.low[v as usize] == t.index[v as usize] {
                     let id = cyclic.len() as u32;
                     let mut size = 0;
-                    while let Some(x) = st.pop() {
-                        on[x as usize] = false;
-                        comp[x as usize] = id;
+                    while let Some(x) = t.st.pop() {
+                        t.on[x as usize] = false;
+                        t.comp[x as usize] = id;
                         size += 1;
                         if x == v {
                             break;
@@ -90,7 +96,10 @@ impl Counts {
                 }
             }
         }
-        cyclic.iter().any(|&c| c).then_some(Sccs { comp, cyclic })
+        cyclic.iter().any(|&c| c).then_some(Sccs {
+            comp: t.comp,
+            cyclic,
+        })
     }
 
     /// One cycle of channels inside the cyclic component of the lowest
@@ -122,6 +131,32 @@ impl Counts {
             }
         }
         vec![start]
+    }
+}
+
+const UNSEEN: u32 = u32::MAX;
+
+/// Tarjan's working state; frames are (channel, the switch it leads to,
+/// its arrival port, the next out port to try).
+struct Tarjan {
+    index: Vec<u32>,
+    low: Vec<u32>,
+    comp: Vec<u32>,
+    on: Vec<bool>,
+    st: Vec<u32>,
+    call: Vec<(u32, u32, u8, u16)>,
+    next: u32,
+}
+
+impl Tarjan {
+    fn enter(&mut self, net: &Net, v: u32) {
+        self.index[v as usize] = self.next;
+        self.low[v as usize] = self.next;
+        self.next += 1;
+        self.st.push(v);
+        self.on[v as usize] = true;
+        let (w, pin) = Counts::head(net, v);
+        self.call.push((v, w, pin, 0));
     }
 }
 
