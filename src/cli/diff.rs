@@ -109,6 +109,12 @@ fn upload_plan(
         );
     }
     let lids = crate::model::LidMap::new(&fabric)?;
+    if lids.iter().next().is_none() {
+        return Err(Error::Input(format!(
+            "{}: the topology carries no LIDs; --plan needs the LIDs the tables were made for",
+            topo.topology.display()
+        )));
+    }
     let opts = crate::diff::plan::PlanOptions {
         all_paths: args.all_paths,
     };

@@ -628,3 +628,22 @@ fn cli_plan_text_json_and_exit_codes() {
     );
     assert_eq!(code, 0);
 }
+
+/// ft2 losing a spine switch (11 switches left): the old tables' spine is
+/// ignored (named), old entries toward it drop packets, and the plan still
+/// agrees with brute force over the 2,048 mixtures.
+#[test]
+fn ft2_switch_removed() {
+    let f = ft2();
+    let spine = Guid(0x0002c90102000000);
+    let g = f.apply_faults(&[Fault::Switch(spine)]).unwrap().0;
+    let (lf, lg) = (LidMap::new(&f).unwrap(), LidMap::new(&g).unwrap());
+    for engine in ["updn", "dmodc"] {
+        let old = route(&f, &lf, engine, RootSpec::Top).unwrap();
+        let new = route(&g, &lg, engine, RootSpec::Top).unwrap();
+        let (plan, _, states) = check_plan(&g, &lg, &old, &new);
+        assert!(plan.is_safe(), "{engine}: {plan:#?}");
+        assert_eq!(plan.switches_ignored, vec![spine]);
+        assert!(states > 0);
+    }
+}

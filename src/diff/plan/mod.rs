@@ -250,10 +250,13 @@ fn free_entries(net: &Net, rows: &Rows, targets: &[Target]) -> Vec<(u32, Lid)> {
     targets
         .iter()
         .for_each(|t| is_target[t.lid as usize] = true);
-    (0..net.nsw as u32)
-        .flat_map(|s| (1..rows.len as Lid).map(move |l| (s, l)))
-        .filter(|&(s, l)| !is_target[l as usize] && rows.old_port(s, l) != rows.new_port(s, l))
-        .collect()
+    let mut v: Vec<(u32, Lid)> = (1..rows.len as Lid)
+        .filter(|&l| !is_target[l as usize])
+        .flat_map(|l| (0..net.nsw as u32).map(move |s| (s, l)))
+        .filter(|&(s, l)| rows.old_port(s, l) != rows.new_port(s, l))
+        .collect();
+    v.sort_unstable();
+    v
 }
 
 /// Phases as switches and blocks; free entries join the first phase that

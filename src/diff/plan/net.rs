@@ -152,10 +152,12 @@ pub(super) fn is_source(net: &Net, t: &Target, s: u32, all_paths: bool) -> bool 
     net.hosts[s as usize] > u32::from(t.sw == s)
 }
 
-/// The old and new entries of every fabric switch, LID-indexed up to
-/// `len`; a switch a side lacks has no route anywhere on that side.
+/// The old and new entries of every fabric switch for LIDs `0..len`,
+/// LID-major (a walk reads one LID across all switches, so that is one
+/// contiguous run); a switch a side lacks has no route on that side.
 pub(super) struct Rows {
     pub len: usize,
+    nsw: usize,
     pub old: Vec<u8>,
     pub new: Vec<u8>,
     /// Switches of the old tables that the fabric lacks (gone: ignored).
@@ -176,18 +178,25 @@ impl Rows {
         let len = (top(old).max(top(new)).max(lids.max_lid()) as usize) + 1;
         let nsw = fabric.num_switches();
         let (mut o, mut n) = (vec![NO_ROUTE; nsw * len], vec![NO_ROUTE; nsw * len]);
-        for (s, &node) in fabric.switches().iter().enumerate() {
-            let g = fabric.node(node).guid;
-            let fill = |row: &mut [u8], set: &TableSet, i: Option<&usize>| {
-                if let Some(&i) = i {
-                    let src = set.lft(i);
-                    let k = src.len().min(len);
-                    row[..k].copy_from_slice(&src[..k]);
+        let of = |ix: &std::collections::HashMap<Guid, usize>| -> Vec<Option<usize>> {
+            let sw = fabric.switches().iter();
+            sw.map(|&n| ix.get(&fabric.node(n).guid).copied()).collect()
+        };
+        // Transposed 64 switches at a time: 64 sequential reads, one run of writes.
+        let fill = |dst: &mut [u8], set: &TableSet, rows: &[Option<usize>]| {
+            for first in (0..nsw).step_by(64) {
+                let chunk: Vec<(usize, &[u8])> = (first..nsw.min(first + 64))
+                    .filter_map(|s| rows[s].map(|i| (s, set.lft(i))))
+                    .collect();
+                for l in 0..len {
+                    for &(s, row) in &chunk {
+                        dst[l * nsw + s] = row.get(l).copied().unwrap_or(NO_ROUTE);
+                    }
                 }
-            };
-            fill(&mut o[s * len..(s + 1) * len], old, oi.get(&g));
-            fill(&mut n[s * len..(s + 1) * len], new, ni.get(&g));
-        }
+            }
+        };
+        fill(&mut o, old, &of(&oi));
+        fill(&mut n, new, &of(&ni));
         let mut gone: Vec<Guid> = old
             .switches
             .iter()
@@ -197,17 +206,23 @@ impl Rows {
         gone.sort_unstable();
         Rows {
             len,
+            nsw,
             old: o,
             new: n,
             gone,
         }
     }
 
+    /// Index of (switch, LID) in LID-major arrays.
+    pub fn at(&self, s: u32, lid: Lid) -> usize {
+        lid as usize * self.nsw + s as usize
+    }
+
     pub fn old_port(&self, s: u32, lid: Lid) -> u8 {
-        self.old[s as usize * self.len + lid as usize]
+        self.old[self.at(s, lid)]
     }
 
     pub fn new_port(&self, s: u32, lid: Lid) -> u8 {
-        self.new[s as usize * self.len + lid as usize]
+        self.new[self.at(s, lid)]
     }
 }

@@ -33,7 +33,7 @@ pub(super) enum View {
 pub(super) struct Tables<'a> {
     pub net: &'a Net,
     pub rows: &'a Rows,
-    /// `OLD`, `NEW` or `BOTH` per (switch, LID), LID-minor.
+    /// `OLD`, `NEW` or `BOTH` per (switch, LID), laid out as [`Rows`].
     pub modes: Vec<u8>,
     pub all_paths: bool,
 }
@@ -68,11 +68,11 @@ impl Scratch {
 
 impl Tables<'_> {
     pub fn mode(&self, s: u32, lid: Lid) -> u8 {
-        self.modes[s as usize * self.rows.len + lid as usize]
+        self.modes[self.rows.at(s, lid)]
     }
 
     pub fn set_mode(&mut self, s: u32, lid: Lid, m: u8) {
-        self.modes[s as usize * self.rows.len + lid as usize] = m;
+        self.modes[self.rows.at(s, lid)] = m;
     }
 
     /// Whether the entry differs between the tables and is not written yet.
