@@ -47,9 +47,9 @@ fn unsafe_state(f: &Fabric, lids: &LidMap, rows: &Rows, all_paths: bool) -> Opti
                 None => continue,
             },
         };
-        for src in 0..nsw {
+        for (src, &h) in hosts.iter().enumerate() {
             let weight = if is_end && !all_paths {
-                hosts[src] - usize::from(src == tsw)
+                h - usize::from(src == tsw)
             } else {
                 1
             };
@@ -66,10 +66,8 @@ fn unsafe_state(f: &Fabric, lids: &LidMap, rows: &Rows, all_paths: bool) -> Opti
                     .filter(|q| q.node != n)
                     .and_then(|q| f.switch_index(q.node));
                 let Some(w) = next else { break };
-                if is_end || all_paths {
-                    if let Some(pc) = prev {
-                        cdg.add_edge(pc, (cur, p), ());
-                    }
+                if let Some(pc) = prev.filter(|_| is_end || all_paths) {
+                    cdg.add_edge(pc, (cur, p), ());
                 }
                 prev = Some((cur, p));
                 cur = w.ix();
@@ -617,6 +615,11 @@ fn cli_plan_text_json_and_exit_codes() {
         doc["phases"][0]["switches"][0]
     );
     assert_eq!(got["phases"][1], doc["phases"][1]);
+    // The same bytes whatever the thread count.
+    for j in ["1", "2", "3"] {
+        let args = ["diff", o, n, "--plan", "--topology", t, "--json", "-j", j];
+        assert_eq!(common::routec(&args, cwd).1, json, "-j {j}");
+    }
     // Usage: --plan needs the topology.
     let (code, _) = common::routec(&["diff", o, n, "--plan"], cwd);
     assert_eq!(code, 2);
