@@ -127,7 +127,8 @@ pub struct UploadPlan {
     pub cycle: Option<Cycle>,
     /// Entries no phase writes (blocked).
     pub entries_left: u64,
-    /// Switches of OLD that the topology lacks (their tables are ignored).
+    /// Switches of OLD or NEW that the topology lacks (their tables are
+    /// ignored: gone from the fabric, or the wrong topology).
     #[serde(serialize_with = "guids_hex")]
     pub switches_ignored: Vec<Guid>,
 }

@@ -160,7 +160,7 @@ pub(super) struct Rows {
     nsw: usize,
     pub old: Vec<u8>,
     pub new: Vec<u8>,
-    /// Switches of the old tables that the fabric lacks (gone: ignored).
+    /// Switches of either table set that the fabric lacks (ignored).
     pub gone: Vec<Guid>,
 }
 
@@ -197,13 +197,12 @@ impl Rows {
         };
         fill(&mut o, old, &of(&oi));
         fill(&mut n, new, &of(&ni));
-        let mut gone: Vec<Guid> = old
-            .switches
-            .iter()
+        let mut gone: Vec<Guid> = (old.switches.iter().chain(&new.switches))
             .map(|s| s.guid)
             .filter(|&g| fabric.node_by_guid(g).is_none_or(|n| !fabric.is_switch(n)))
             .collect();
         gone.sort_unstable();
+        gone.dedup();
         Rows {
             len,
             nsw,

@@ -32,7 +32,7 @@ pub fn render(p: &UploadPlan) -> String {
     };
     if !p.switches_ignored.is_empty() {
         s += &format!(
-            "  {} switch(es) of OLD are not in the topology; their tables are ignored\n",
+            "  {} switch(es) of OLD or NEW are not in the topology; their tables are ignored\n",
             p.switches_ignored.len()
         );
     }
