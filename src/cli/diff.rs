@@ -26,6 +26,21 @@ pub struct DiffArgs {
     /// Exit 3 if anything differs.
     #[arg(long)]
     pub exit_code: bool,
+    /// Plan the upload: prove every mixture of old and new entries safe, or
+    /// order the writes into safe phases (`formats/diff-plan.md`). Needs
+    /// --topology. Exits 1 when no safe order was found.
+    #[arg(long, requires = "topology")]
+    pub plan: bool,
+    /// The topology the upload runs on (the new one), for --plan.
+    #[arg(long, value_name = "TOPO")]
+    pub topology: Option<PathBuf>,
+    /// Fault list applied to --topology (`formats/faults.md`).
+    #[arg(long, value_name = "FILE", requires = "topology")]
+    pub faults: Option<PathBuf>,
+    /// With --plan: routes from every switch and to switch LIDs count too,
+    /// as `check --all-paths`.
+    #[arg(long, requires = "plan")]
+    pub all_paths: bool,
 }
 
 /// Runs `routec diff`.
@@ -36,6 +51,9 @@ pub fn run(args: DiffArgs, g: &Global) -> crate::Result<Outcome> {
     let t1 = std::time::Instant::now();
     let mut d = crate::diff::diff_tables(&old, &new, args.json);
     d.mft = diff_mfts(&args.old, &args.new, &d.switches_removed, g)?;
+    if args.plan {
+        d.plan = Some(upload_plan(&args, &old, &new, g)?);
+    }
     if g.verbose > 0 {
         eprintln!(
             "read: {:.1} ms, diff: {:.1} ms",
@@ -56,11 +74,53 @@ pub fn run(args: DiffArgs, g: &Global) -> crate::Result<Outcome> {
     {
         return Err(Error::io("<stdout>", e));
     }
+    if d.plan.as_ref().is_some_and(|p| !p.is_safe()) {
+        return Ok(Outcome::Findings);
+    }
     Ok(if args.exit_code && !d.is_empty() {
         Outcome::Changed
     } else {
         Outcome::Clean
     })
+}
+
+/// `--plan`: the upload plan on `--topology` (with `--faults`).
+fn upload_plan(
+    args: &DiffArgs,
+    old: &crate::model::TableSet,
+    new: &crate::model::TableSet,
+    g: &Global,
+) -> crate::Result<crate::diff::plan::UploadPlan> {
+    let Some(topology) = args.topology.clone() else {
+        return Err(Error::Usage("--plan needs --topology TOPO".into()));
+    };
+    let topo = super::common::TopoArgs {
+        topology,
+        format: None,
+        lenient: false,
+        faults: args.faults.clone(),
+    };
+    let fabric = topo.load(g)?.fabric;
+    let layered = |t: &crate::model::TableSet| t.vl.as_ref().is_some_and(|v| v.vls > 1);
+    if !g.quiet && (layered(old) || layered(new)) {
+        eprintln!(
+            "note: the tables carry a VL plan; --plan checks credit loops on one VL \
+             (sufficient for any VL plan, so routings that need VLs show as unsafe)"
+        );
+    }
+    let lids = crate::model::LidMap::new(&fabric)?;
+    if lids.iter().next().is_none() {
+        return Err(Error::Input(format!(
+            "{}: the topology carries no LIDs; --plan needs the LIDs the tables were made for",
+            topo.topology.display()
+        )));
+    }
+    let opts = crate::diff::plan::PlanOptions {
+        all_paths: args.all_paths,
+    };
+    Ok(crate::diff::plan::plan_upload(
+        &fabric, &lids, old, new, opts,
+    ))
 }
 
 /// The MFT diff when both sides are directories with `opensm.mcfdbs`.

@@ -12,6 +12,7 @@
 pub mod cabling;
 mod destinations;
 pub mod mft;
+pub mod plan;
 mod tables;
 pub mod vl;
 
@@ -116,6 +117,9 @@ pub struct TableDiff {
     /// VL plan changes, when either side has a plan.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vl: Option<vl::VlDiff>,
+    /// The upload plan (`diff --plan`, `formats/diff-plan.md`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plan: Option<plan::UploadPlan>,
 }
 
 impl TableDiff {
@@ -195,6 +199,9 @@ pub fn summary(d: &TableDiff) -> String {
     }
     if let Some(m) = &d.mft {
         s += &mft::summary(m);
+    }
+    if let Some(p) = &d.plan {
+        s += &plan::render(p);
     }
     s
 }

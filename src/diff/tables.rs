@@ -55,6 +55,7 @@ pub fn diff_tables(old: &TableSet, new: &TableSet, detail: bool) -> TableDiff {
         vl,
         switches,
         mft: None,
+        plan: None,
     }
 }
 

@@ -8,6 +8,7 @@ mod fabric_eq;
 mod check_cli;
 mod convert;
 mod diff;
+mod diff_plan;
 mod dmodc;
 mod dmodc_escape;
 mod faults;

@@ -1,0 +1,174 @@
+//! The channel dependency graph of an upload state and its cycles (Dally &
+//! Seitz: a deterministic routing is deadlock-free iff this graph is
+//! acyclic). Each turn is counted once per destination that takes it, so
+//! one destination's turns can be taken back out when its state changes.
+//! One VL: a cycle on any VL is a cycle here, so "acyclic" is sufficient.
+
+use super::net::{Hop, NO_CHANNEL, Net};
+
+/// How many destinations take each turn (`Net::turn` indices).
+pub(super) struct Counts(Vec<u32>);
+
+impl Counts {
+    pub fn new(net: &Net) -> Counts {
+        Counts(vec![0; net.num_turns()])
+    }
+
+    pub fn add(&mut self, turns: &[u32]) {
+        turns.iter().for_each(|&t| self.0[t as usize] += 1);
+    }
+
+    pub fn remove(&mut self, turns: &[u32]) {
+        turns.iter().for_each(|&t| self.0[t as usize] -= 1);
+    }
+
+    /// Channels a packet on channel `c` may continue on.
+    fn succ<'a>(&'a self, net: &'a Net, c: u32) -> impl Iterator<Item = u32> + 'a {
+        let (w, pin) = Self::head(net, c);
+        (0..net.width(w) as u8).filter_map(move |po| self.next(net, w, pin, po))
+    }
+
+    /// The switch channel `c` leads to and the port it arrives on.
+    fn head(net: &Net, c: u32) -> (u32, u8) {
+        let (u, pu) = net.chan_of[c as usize];
+        match net.hop(u, pu) {
+            Hop::Switch { sw, port } => (sw, port),
+            _ => (0, 0),
+        }
+    }
+
+    /// The channel out of port `po` of `w` when some packet arriving on
+    /// `pin` takes it.
+    fn next(&self, net: &Net, w: u32, pin: u8, po: u8) -> Option<u32> {
+        let c = net.chan(w, po);
+        (c != NO_CHANNEL && self.0[net.turn(w, pin, po) as usize] > 0).then_some(c)
+    }
+
+    /// Strongly connected components (iterative Tarjan, successors read
+    /// port by port from the counts); `None` when the graph is acyclic.
+    pub fn cycles(&self, net: &Net) -> Option<Sccs> {
+        let n = net.chan_of.len();
+        let mut t = Tarjan {
+            index: vec![UNSEEN; n],
+            low: vec![0; n],
+            comp: vec![UNSEEN; n],
+            on: vec![false; n],
+            st: Vec::new(),
+            call: Vec::new(),
+            next: 0,
+        };
+        let mut cyclic = Vec::new();
+        for root in 0..n as u32 {
+            if t.index[root as usize] != UNSEEN {
+                continue;
+            }
+            t.enter(net, root);
+            while let Some(&mut (v, w, pin, ref mut po)) = t.call.last_mut() {
+                if (*po as usize) < net.width(w) {
+                    let p = *po as u8;
+                    *po += 1;
+                    let Some(x) = self.next(net, w, pin, p) else {
+                        continue;
+                    };
+                    if t.index[x as usize] == UNSEEN {
+                        t.enter(net, x);
+                    } else if t.on[x as usize] {
+                        t.low[v as usize] = t.low[v as usize].min(t.index[x as usize]);
+                    }
+                    continue;
+                }
+                t.call.pop();
+                if let Some(&(p, ..)) = t.call.last() {
+                    t.low[p as usize] = t.low[p as usize].min(t.low[v as usize]);
+                }
+                if t.low[v as usize] == t.index[v as usize] {
+                    let id = cyclic.len() as u32;
+                    let mut size = 0;
+                    while let Some(x) = t.st.pop() {
+                        t.on[x as usize] = false;
+                        t.comp[x as usize] = id;
+                        size += 1;
+                        if x == v {
+                            break;
+                        }
+                    }
+                    cyclic.push(size > 1);
+                }
+            }
+        }
+        cyclic.iter().any(|&c| c).then_some(Sccs {
+            comp: t.comp,
+            cyclic,
+        })
+    }
+
+    /// One cycle of channels inside the cyclic component of the lowest
+    /// channel that has one (breadth-first, so a shortest one through it).
+    pub fn one_cycle(&self, net: &Net, sccs: &Sccs) -> Vec<u32> {
+        let Some(start) = (0..sccs.comp.len() as u32).find(|&c| sccs.in_cycle(c)) else {
+            return Vec::new();
+        };
+        let id = sccs.comp[start as usize];
+        let mut prev = std::collections::HashMap::new();
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(v) = queue.pop_front() {
+            for w in self.succ(net, v) {
+                if sccs.comp[w as usize] != id {
+                    continue;
+                }
+                if w == start {
+                    let mut path = vec![v];
+                    while let Some(&p) = prev.get(path.last().unwrap()) {
+                        path.push(p);
+                    }
+                    path.reverse();
+                    return path;
+                }
+                if let std::collections::hash_map::Entry::Vacant(e) = prev.entry(w) {
+                    e.insert(v);
+                    queue.push_back(w);
+                }
+            }
+        }
+        vec![start]
+    }
+}
+
+const UNSEEN: u32 = u32::MAX;
+
+/// Tarjan's working state; frames are (channel, the switch it leads to,
+/// its arrival port, the next out port to try).
+struct Tarjan {
+    index: Vec<u32>,
+    low: Vec<u32>,
+    comp: Vec<u32>,
+    on: Vec<bool>,
+    st: Vec<u32>,
+    call: Vec<(u32, u32, u8, u16)>,
+    next: u32,
+}
+
+impl Tarjan {
+    fn enter(&mut self, net: &Net, v: u32) {
+        self.index[v as usize] = self.next;
+        self.low[v as usize] = self.next;
+        self.next += 1;
+        self.st.push(v);
+        self.on[v as usize] = true;
+        let (w, pin) = Counts::head(net, v);
+        self.call.push((v, w, pin, 0));
+    }
+}
+
+/// Strongly connected components of the channel graph.
+pub(super) struct Sccs {
+    comp: Vec<u32>,
+    cyclic: Vec<bool>,
+}
+
+impl Sccs {
+    /// Whether channel `c` lies on a cycle.
+    pub fn in_cycle(&self, c: u32) -> bool {
+        c != NO_CHANNEL && self.cyclic[self.comp[c as usize] as usize]
+    }
+}

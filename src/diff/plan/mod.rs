@@ -1,0 +1,337 @@
+//! `routec diff OLD NEW --plan`: proves an upload safe at every step or
+//! orders it into phases that are (`formats/diff-plan.md`).
+//!
+//! During an upload each switch holds its old or its new entry for each
+//! LFT block (one SMP writes one block), so the fabric passes through
+//! mixtures of the two tables that neither table's check covers. Seed
+//! `opensm-unicast-routing-enhancements-2005.txt` §6 (incremental routing)
+//! changes only the entries a fault touches; this module makes sure the
+//! change can be uploaded without a forwarding loop or a credit loop on
+//! the way: all at once when the union of every mixture is safe, else in
+//! phases ([`phases`]), else it names the cycle that stops it.
+//!
+//! Model: the fabric is the topology given with `--plan` (the one the
+//! upload runs on); tables are matched to its switches by GUID, entries
+//! compared LID by LID; a switch a side lacks routes nothing on that side.
+//! Destinations and their source switches are those of `routec check`
+//! (`all_paths` as `check --all-paths`). The analysis is on one VL.
+
+mod cdg;
+mod net;
+mod phases;
+mod render;
+mod walk;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+pub use render::render;
+
+use super::guid_hex;
+use crate::model::{Fabric, Guid, LFT_BLOCK, Lid, LidMap, PortNum, TableSet};
+use cdg::Counts;
+use net::{Hop, Net, Rows, Target, targets};
+use phases::{Entry, Planner, Unsafe};
+use walk::{BOTH, OLD, Tables, View};
+
+/// What the plan concluded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Nothing to upload.
+    Unchanged,
+    /// Every mixture is safe: upload everything in one phase.
+    AllAtOnce,
+    /// Safe in the listed phases, in order.
+    Phased,
+    /// Phases up to a state from which no remaining entry can be written
+    /// safely; `cycle` says what closes.
+    Blocked,
+    /// The old tables themselves loop or have a credit loop.
+    OldUnsafe,
+    /// The new tables themselves loop or have a credit loop.
+    NewUnsafe,
+}
+
+/// Options of the plan.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlanOptions {
+    /// Routes from every switch and to switch LIDs count too (`check --all-paths`).
+    pub all_paths: bool,
+}
+
+/// A turn of a credit loop: a packet enters `guid` on `in_port` and
+/// leaves on `out_port`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Turn {
+    #[serde(serialize_with = "guid_hex")]
+    pub guid: Guid,
+    pub in_port: PortNum,
+    pub out_port: PortNum,
+}
+
+/// A cycle that makes a state unsafe.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Cycle {
+    /// Packets for `lid` can go round these switches.
+    ForwardingLoop {
+        lid: Lid,
+        #[serde(serialize_with = "guids_hex")]
+        switches: Vec<Guid>,
+    },
+    /// A cycle of channel dependencies, as turns.
+    CreditLoop { turns: Vec<Turn> },
+}
+
+fn guids_hex<S: serde::Serializer>(g: &[Guid], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(g.iter().map(|g| g.to_string()))
+}
+
+/// One switch's writes in one phase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PhaseSwitch {
+    #[serde(serialize_with = "guid_hex")]
+    pub guid: Guid,
+    pub lid: Lid,
+    pub desc: String,
+    /// Blocks written (one LinearForwardingTable SMP each); a block holds
+    /// the new entries of `lids` and of earlier phases, old ones otherwise.
+    pub blocks: Vec<u32>,
+    /// LIDs whose new entry this phase writes.
+    pub lids: Vec<Lid>,
+}
+
+/// Switches written in parallel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Phase {
+    pub smps: u64,
+    pub entries: u64,
+    pub switches: Vec<PhaseSwitch>,
+}
+
+/// The plan for uploading NEW over OLD.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UploadPlan {
+    pub verdict: Verdict,
+    pub all_paths: bool,
+    /// Changed entries on the topology's switches.
+    pub entries: u64,
+    /// LinearForwardingTable SMPs over all phases.
+    pub smps: u64,
+    /// What writing everything at once could close (`null`: nothing).
+    pub all_at_once_cycle: Option<Cycle>,
+    pub phases: Vec<Phase>,
+    /// For `blocked`, `old-unsafe`, `new-unsafe`: the cycle.
+    pub cycle: Option<Cycle>,
+    /// Entries no phase writes (blocked).
+    pub entries_left: u64,
+    /// Switches of OLD or NEW that the topology lacks (their tables are
+    /// ignored: gone from the fabric, or the wrong topology).
+    #[serde(serialize_with = "guids_hex")]
+    pub switches_ignored: Vec<Guid>,
+}
+
+impl UploadPlan {
+    /// Whether the upload can go ahead as planned.
+    pub fn is_safe(&self) -> bool {
+        matches!(
+            self.verdict,
+            Verdict::Unchanged | Verdict::AllAtOnce | Verdict::Phased
+        )
+    }
+}
+
+/// Plans the upload of `new` over `old` on `fabric`.
+pub fn plan_upload(
+    fabric: &Fabric,
+    lids: &LidMap,
+    old: &TableSet,
+    new: &TableSet,
+    opts: PlanOptions,
+) -> UploadPlan {
+    let net = Net::new(fabric);
+    let targets = targets(fabric, lids);
+    let rows = Rows::build(fabric, lids, old, new);
+    let tables = Tables {
+        net: &net,
+        rows: &rows,
+        modes: vec![OLD; net.nsw * rows.len],
+        all_paths: opts.all_paths,
+    };
+    let mut p = Planner {
+        tables,
+        targets: &targets,
+        counts: Counts::new(&net),
+    };
+    let free = free_entries(&net, &rows, &targets);
+    let mut plan = UploadPlan {
+        verdict: Verdict::Unchanged,
+        all_paths: opts.all_paths,
+        entries: 0,
+        smps: 0,
+        all_at_once_cycle: None,
+        phases: Vec::new(),
+        cycle: None,
+        entries_left: 0,
+        switches_ignored: rows.gone.clone(),
+    };
+    let cycle = |p: &Planner, u: Unsafe| describe(&net, p.targets, u);
+    let looped = p.count_all(View::New);
+    if let Some(u) = p.check(looped) {
+        plan.verdict = Verdict::NewUnsafe;
+        plan.cycle = Some(cycle(&p, u));
+        return plan;
+    }
+    p.counts = Counts::new(&net);
+    let looped = p.count_all(View::Old);
+    if let Some(u) = p.check(looped) {
+        plan.verdict = Verdict::OldUnsafe;
+        plan.cycle = Some(cycle(&p, u));
+        return plan;
+    }
+    let pending = p.pending();
+    plan.entries = (pending.len() + free.len()) as u64;
+    if plan.entries == 0 {
+        return plan;
+    }
+    let looped = p.set(&pending, BOTH);
+    let mut done: Vec<Vec<Entry>> = Vec::new();
+    match p.check(looped) {
+        None => {
+            plan.verdict = Verdict::AllAtOnce;
+            done.push(pending);
+        }
+        Some(u) => {
+            plan.all_at_once_cycle = Some(cycle(&p, u));
+            plan.verdict = Verdict::Phased;
+            p.set(&pending, OLD);
+            loop {
+                let left = p.pending();
+                if left.is_empty() {
+                    break;
+                }
+                let mut cands = p.eligible(&left);
+                if cands.is_empty() {
+                    cands = left.clone();
+                }
+                match p.phase(&cands) {
+                    Ok(entries) => {
+                        p.commit(&entries);
+                        done.push(entries);
+                    }
+                    Err(u) => {
+                        plan.verdict = Verdict::Blocked;
+                        plan.cycle = Some(cycle(&p, u));
+                        plan.entries_left = left.len() as u64;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let writes: Vec<Vec<(u32, Lid)>> = done
+        .iter()
+        .map(|ph| {
+            ph.iter()
+                .map(|&(t, s)| (s, targets[t as usize].lid))
+                .collect()
+        })
+        .collect();
+    plan.phases = assemble(fabric, &net, writes, free);
+    plan.smps = plan.phases.iter().map(|p| p.smps).sum();
+    plan
+}
+
+/// Changed entries of LIDs that are no destination: no packet follows
+/// them, so they go with the first write of their block.
+fn free_entries(net: &Net, rows: &Rows, targets: &[Target]) -> Vec<(u32, Lid)> {
+    let mut is_target = vec![false; rows.len];
+    targets
+        .iter()
+        .for_each(|t| is_target[t.lid as usize] = true);
+    let mut v: Vec<(u32, Lid)> = (1..rows.len as Lid)
+        .filter(|&l| !is_target[l as usize])
+        .flat_map(|l| (0..net.nsw as u32).map(move |s| (s, l)))
+        .filter(|&(s, l)| rows.old_port(s, l) != rows.new_port(s, l))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// Phases as switches and blocks; free entries join the first phase that
+/// writes their block (the first phase if none does).
+fn assemble(
+    fabric: &Fabric,
+    net: &Net,
+    mut writes: Vec<Vec<(u32, Lid)>>,
+    free: Vec<(u32, Lid)>,
+) -> Vec<Phase> {
+    let block = |l: Lid| (l as usize / LFT_BLOCK) as u32;
+    if writes.is_empty() && !free.is_empty() {
+        writes.push(Vec::new());
+    }
+    let mut first: BTreeMap<(u32, u32), usize> = BTreeMap::new();
+    for (i, ph) in writes.iter().enumerate() {
+        for &(s, l) in ph {
+            first.entry((s, block(l))).or_insert(i);
+        }
+    }
+    for (s, l) in free {
+        let i = first.get(&(s, block(l))).copied().unwrap_or(0);
+        writes[i].push((s, l));
+    }
+    writes
+        .into_iter()
+        .map(|mut ph| {
+            ph.sort_unstable_by_key(|&(s, l)| (net.guid[s as usize], l));
+            let mut switches: Vec<PhaseSwitch> = Vec::new();
+            for group in ph.chunk_by(|a, b| a.0 == b.0) {
+                let node = fabric.switch_node(crate::model::SwIdx(group[0].0));
+                let lids: Vec<Lid> = group.iter().map(|e| e.1).collect();
+                let mut blocks: Vec<u32> = lids.iter().map(|&l| block(l)).collect();
+                blocks.dedup();
+                switches.push(PhaseSwitch {
+                    guid: fabric.node(node).guid,
+                    lid: fabric.switch_lid(node),
+                    desc: fabric.node(node).desc.clone(),
+                    blocks,
+                    lids,
+                });
+            }
+            Phase {
+                smps: switches.iter().map(|s| s.blocks.len() as u64).sum(),
+                entries: ph.len() as u64,
+                switches,
+            }
+        })
+        .collect()
+}
+
+/// An unsafe state in GUIDs and ports.
+fn describe(net: &Net, targets: &[Target], u: Unsafe) -> Cycle {
+    match u {
+        Unsafe::Loop { t, switches } => Cycle::ForwardingLoop {
+            lid: targets[t as usize].lid,
+            switches: switches.iter().map(|&s| net.guid[s as usize]).collect(),
+        },
+        Unsafe::Credit(chans) => {
+            let turns = (0..chans.len())
+                .filter_map(|i| {
+                    let (u, pu) = net.chan_of[chans[i] as usize];
+                    let (_, po) = net.chan_of[chans[(i + 1) % chans.len()] as usize];
+                    let Hop::Switch { sw, port } = net.hop(u, pu) else {
+                        return None;
+                    };
+                    Some(Turn {
+                        guid: net.guid[sw as usize],
+                        in_port: port,
+                        out_port: po,
+                    })
+                })
+                .collect();
+            Cycle::CreditLoop { turns }
+        }
+    }
+}
