@@ -99,6 +99,7 @@ fn upload_plan(
         format: None,
         lenient: false,
         faults: args.faults.clone(),
+        service_nodes: None,
     };
     let fabric = topo.load(g)?.fabric;
     let layered = |t: &crate::model::TableSet| t.vl.as_ref().is_some_and(|v| v.vls > 1);
