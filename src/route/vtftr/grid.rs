@@ -134,7 +134,7 @@ pub(super) fn build(
             y_ports: of_dim(Dim::Y),
         });
     }
-    let mut root_ports = HashMap::new();
+    let mut root_ports = vec![Vec::new(); ns];
     for (i, line) in lines.iter().enumerate() {
         let (d, idx, len) = match dim[i] {
             Dim::X => (Dim::X, row_of_line[i], nx),
@@ -147,7 +147,7 @@ pub(super) fn build(
                 let (x, y) = pos[&l.0];
                 ports[if d == Dim::X { x } else { y } as usize] = p;
             }
-            root_ports.insert(r.0, ports);
+            root_ports[r.ix()] = ports;
         }
     }
     let free_cols = (0..nx)

@@ -59,9 +59,10 @@ impl Engine for Vtftr {
             ),
         })?;
         let dests = tables::dests(fabric, lids, &grid);
+        let by_leaf = tables::by_leaf(&grid, &dests);
         let mut lfts = Lfts::new(fabric.num_switches(), lids.max_lid());
-        tables::fill(fabric, &grid, &dests, &mut lfts);
-        let path_sl = vl::path_sls(&grid, &dests, &lfts);
+        tables::fill(fabric, &grid, &by_leaf, &mut lfts);
+        let path_sl = vl::path_sls(&grid, &by_leaf, &lfts);
         let notes = notes(fabric, &grid);
         Ok(Routing {
             vl_plan: Some(vl::plan(fabric, &grid, path_sl)),

@@ -60,9 +60,10 @@ pub struct Grid {
     pub at: Vec<u32>,
     /// Per switch (by `SwIdx`).
     pub role: Vec<Role>,
-    /// Per root switch: leaf-position → port (0 = no cable), indexed by x
-    /// for a row root, by y for a column root.
-    pub root_ports: HashMap<u32, Vec<PortNum>>,
+    /// Per switch (by `SwIdx`), for roots: leaf position → port (0 = no
+    /// cable), indexed by x for a row root, by y for a column root; empty
+    /// for other switches.
+    pub root_ports: Vec<Vec<PortNum>>,
     /// Columns with a live leaf in every row; rows with one in every column
     /// (seed §2.1: the only candidates for detours).
     pub free_cols: Vec<u32>,
@@ -78,9 +79,9 @@ impl Grid {
 
     /// The port of root switch `root` toward grid position `pos` on its line.
     pub fn root_port(&self, root: SwIdx, pos: u32) -> PortNum {
-        self.root_ports
-            .get(&root.0)
-            .and_then(|v| v.get(pos as usize).copied())
+        self.root_ports[root.ix()]
+            .get(pos as usize)
+            .copied()
             .unwrap_or(0)
     }
 }

@@ -63,7 +63,7 @@ pub fn dests(fabric: &Fabric, lids: &LidMap, grid: &Grid) -> Vec<Option<Dest>> {
 /// A root switch is reached through the first leaf of its line cabled to
 /// it (smallest position), which delivers on its port to the root.
 fn root_dest(grid: &Grid, root: SwIdx, dim: Dim, line: u32) -> Option<Dest> {
-    let ports = grid.root_ports.get(&root.0)?;
+    let ports = &grid.root_ports[root.ix()];
     let pos = ports.iter().position(|&p| p != 0)? as u32;
     let leaf = match dim {
         Dim::X => grid.leaf_at(pos, line)?,
@@ -79,20 +79,44 @@ fn root_dest(grid: &Grid, root: SwIdx, dim: Dim, line: u32) -> Option<Dest> {
     Some(Dest { leaf, port })
 }
 
-/// Fills every switch's LFT (one switch per task).
-pub fn fill(fabric: &Fabric, grid: &Grid, dests: &[Option<Dest>], lfts: &mut Lfts) {
+/// The LIDs of every destination leaf, with the port each is delivered on.
+pub fn by_leaf(grid: &Grid, dests: &[Option<Dest>]) -> Vec<Vec<(Lid, PortNum)>> {
+    let mut v = vec![Vec::new(); grid.leaves.len()];
+    for (lid, d) in dests.iter().enumerate() {
+        if let Some(d) = d {
+            v[d.leaf as usize].push((lid as Lid, d.port));
+        }
+    }
+    v
+}
+
+/// Fills every switch's LFT (one switch per task). A leaf's class toward
+/// a destination leaf is computed once for all of that leaf's LIDs.
+pub fn fill(fabric: &Fabric, grid: &Grid, by_leaf: &[Vec<(Lid, PortNum)>], lfts: &mut Lfts) {
     lfts.rows_mut()
         .collect::<Vec<_>>()
         .into_par_iter()
         .enumerate()
         .for_each(|(s, row)| {
             let sw = SwIdx(s as u32);
-            let own = fabric.switch_lid(fabric.switch_node(sw)) as usize;
-            for (lid, d) in dests.iter().enumerate() {
-                if let Some(d) = d {
-                    row[lid] = port(grid, sw, *d, lid as Lid).unwrap_or(NO_ROUTE);
+            for (d, lids) in by_leaf.iter().enumerate() {
+                let first = match grid.role[s] {
+                    Role::Leaf(i) => Some(grid.first(i, d as u32)),
+                    _ => None,
+                };
+                for &(lid, port) in lids {
+                    let dest = Dest {
+                        leaf: d as u32,
+                        port,
+                    };
+                    row[lid as usize] = match first {
+                        Some(f) => leaf_port(grid, s, f, dest, lid),
+                        None => self::port(grid, sw, dest, lid),
+                    }
+                    .unwrap_or(NO_ROUTE);
                 }
             }
+            let own = fabric.switch_lid(fabric.switch_node(sw)) as usize;
             if own != 0 && own < row.len() {
                 row[own] = 0;
             }
@@ -102,7 +126,7 @@ pub fn fill(fabric: &Fabric, grid: &Grid, dests: &[Option<Dest>], lfts: &mut Lft
 /// The output port of switch `sw` toward `d` (DLID `lid`).
 pub fn port(grid: &Grid, sw: SwIdx, d: Dest, lid: Lid) -> Option<PortNum> {
     match grid.role[sw.ix()] {
-        Role::Leaf(i) => leaf_port(grid, i, d, lid),
+        Role::Leaf(i) => leaf_port(grid, sw.ix(), grid.first(i, d.leaf), d, lid),
         Role::Root(Dim::X, y) => {
             let t = grid.row_target(y, d.leaf, lid)?;
             nonzero(grid.root_port(sw, grid.leaves[t as usize].x))
@@ -119,11 +143,15 @@ fn nonzero(p: PortNum) -> Option<PortNum> {
     (p != 0).then_some(p)
 }
 
-/// A leaf's port toward `d`: its host port, or up to a root of its row
-/// (column) that reaches the next leaf, spread over those roots by LID.
-fn leaf_port(grid: &Grid, i: u32, d: Dest, lid: Lid) -> Option<PortNum> {
+/// A leaf's port toward `d`, given where its class sends first: its host
+/// port, or up to a root of its row (column) that reaches the next leaf,
+/// spread over those roots by LID.
+fn leaf_port(grid: &Grid, s: usize, first: First, d: Dest, lid: Lid) -> Option<PortNum> {
+    let Role::Leaf(i) = grid.role[s] else {
+        return None;
+    };
     let me = &grid.leaves[i as usize];
-    let (ups, pos) = match grid.first(i, d.leaf) {
+    let (ups, pos) = match first {
         First::Host => return Some(d.port),
         First::Drop => return None,
         First::X => {
@@ -135,6 +163,9 @@ fn leaf_port(grid: &Grid, i: u32, d: Dest, lid: Lid) -> Option<PortNum> {
             (&me.y_ports, grid.leaves[t as usize].y)
         }
     };
+    if let [(p, r)] = ups[..] {
+        return (grid.root_port(r, pos) != 0).then_some(p);
+    }
     let n = ups
         .iter()
         .filter(|&&(_, r)| grid.root_port(r, pos) != 0)

@@ -22,7 +22,7 @@
 
 use super::classes::Class;
 use super::recognise::{Dim, Grid, Role};
-use crate::model::{Fabric, PathSl, PortNum, Sl2Vl, SwIdx, VlPlan};
+use crate::model::{Fabric, Lfts, Lid, PathSl, PortNum, Sl2Vl, SwIdx, VlPlan};
 
 /// X, Y, XY (and local) routes: all on VL 0.
 pub const SL_XY: u8 = 0;
@@ -126,22 +126,33 @@ fn side(fabric: &Fabric, grid: &Grid, sw: SwIdx, p: PortNum) -> Side {
     }
 }
 
-/// The path SL of every (source switch, LID) toward a leaf destination.
-pub fn path_sls(
-    grid: &Grid,
-    dests: &[Option<super::tables::Dest>],
-    lfts: &crate::model::Lfts,
-) -> PathSl {
+/// The path SL of every (source switch, LID) toward a leaf destination
+/// (rows computed in parallel, one switch per task; a class once per
+/// destination leaf).
+pub fn path_sls(grid: &Grid, by_leaf: &[Vec<(Lid, PortNum)>], lfts: &Lfts) -> PathSl {
+    use rayon::prelude::*;
+    let rows: Vec<Vec<(Lid, u8)>> = grid
+        .role
+        .par_iter()
+        .map(|role| {
+            let mut row = Vec::new();
+            for (d, lids) in by_leaf.iter().enumerate() {
+                let sl = match *role {
+                    Role::Leaf(i) => sl_of(grid.class(i, d as u32)),
+                    Role::Root(dim, line) => root_sl(grid, dim, line, d as u32),
+                    Role::Idle => SL_XY,
+                };
+                if sl != SL_XY {
+                    row.extend(lids.iter().map(|&(lid, _)| (lid, sl)));
+                }
+            }
+            row
+        })
+        .collect();
     let mut p = PathSl::zeros(lfts);
-    for (s, role) in grid.role.iter().enumerate() {
-        let row = p.row_mut(s);
-        for (lid, d) in dests.iter().enumerate() {
-            let Some(d) = d else { continue };
-            row[lid] = match *role {
-                Role::Leaf(i) => sl_of(grid.class(i, d.leaf)),
-                Role::Root(dim, line) => root_sl(grid, dim, line, d.leaf),
-                Role::Idle => SL_XY,
-            };
+    for (s, row) in rows.iter().enumerate() {
+        for &(lid, sl) in row {
+            p.set(s, lid, sl);
         }
     }
     p
