@@ -462,7 +462,7 @@ fn ibdmchk_finds_no_credit_loop_in_the_emitted_vl_files() {
         ("r3", "3", "random", "2"),
         ("r6", "6", "random", "5"),
         ("spread5", "5", "spread", "1"),
-        ("col5", "5", "column", "3"),
+        ("col6", "6", "column", "3"),
     ] {
         let (topo, faults) = gen_ft2d(
             &format!("ibdmchk_{name}"),
@@ -487,6 +487,8 @@ fn ibdmchk_finds_no_credit_loop_in_the_emitted_vl_files() {
         assert!(!ibdmchk_loops(&out, true), "{name}");
         loops_on_one_vl += usize::from(ibdmchk_loops(&out, false));
     }
+    // (col6 kills a whole column: its column switch keeps no cable, and
+    // ibdmchk accepts the files only because routec leaves it out of them)
     // the VL files matter: the same tables on one VL have credit loops
     assert!(loops_on_one_vl > 0);
 }
