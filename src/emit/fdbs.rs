@@ -39,10 +39,13 @@ pub fn write_fdbs(
         })
         .collect();
     let mut line = String::with_capacity(64);
+    // A switch with no cable is in no line of `opensm-subnet.lst`, and
+    // ibdmchk rejects an FDB file naming a switch it does not know.
     for n in fabric
         .opensm_switch_order()
         .into_iter()
         .map(|s| fabric.switch_node(s))
+        .filter(|&n| fabric.ports(n).iter().any(|p| p.peer.is_some()))
     {
         let s = fabric.switch_index(n).map_or(0, |s| s.ix());
         let node = fabric.node(n);

@@ -92,7 +92,12 @@ pub fn write_sl2vl_dump(fabric: &Fabric, plan: &VlPlan, out: &mut dyn Write) -> 
 pub fn write_ibdmchk_sl2vl(fabric: &Fabric, plan: &VlPlan, out: &mut dyn Write) -> io::Result<()> {
     let mut w = io::BufWriter::with_capacity(1 << 16, out);
     for s in fabric.opensm_switch_order() {
-        let node = fabric.node(fabric.switch_node(s));
+        let n = fabric.switch_node(s);
+        // as in `opensm.fdbs`: ibdmchk rejects a switch that no cable reaches
+        if fabric.ports(n).iter().all(|p| p.peer.is_none()) {
+            continue;
+        }
+        let node = fabric.node(n);
         let guid = node.guid.0;
         for i in 0..=node.num_ports {
             for o in 0..=node.num_ports {

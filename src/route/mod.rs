@@ -7,6 +7,7 @@ pub mod layers;
 pub mod minhop;
 pub mod opensm;
 pub mod updn;
+pub mod vtftr;
 
 pub use dmodc::Dmodc;
 
@@ -68,6 +69,11 @@ pub trait Engine: Sync {
         lids: &LidMap,
         opts: &RouteOptions,
     ) -> Result<Routing, RouteError>;
+    /// The fewest data VLs the engine's routing needs, and why (used by
+    /// `compile --vls`): 1 for engines whose tables stand on one VL.
+    fn min_vls(&self) -> (u8, &'static str) {
+        (1, "")
+    }
 }
 
 /// An engine routec knows: adding one is its file plus one line here.
@@ -95,6 +101,11 @@ pub const ENGINES: &[EngineEntry] = &[
         name: "dmodc",
         about: "Dmodc: closed-form fault-resilient fat-tree routing",
         make: || Box::new(Dmodc::default()),
+    },
+    EngineEntry {
+        name: "vtftr",
+        about: "VTFTR: fault-tolerant 2-D fat-tree routing, deadlock-free on 2 VLs",
+        make: || Box::new(vtftr::Vtftr),
     },
 ];
 

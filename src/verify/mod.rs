@@ -197,6 +197,10 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
         op_vls: op_vls.as_deref(),
         guids: &guids,
         cap: opts.max_findings_per_code.max(1),
+        host_vl: sl2vl
+            .port_map()
+            .is_none()
+            .then(|| walk::host_vl_table(&topo, sl2vl)),
     };
     // Blocks of 64 LIDs: one cache line per switch row per block, loaded
     // once and transposed.

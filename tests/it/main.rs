@@ -33,4 +33,5 @@ mod pins;
 mod quality;
 mod verify;
 mod vl_layering;
+mod vtftr;
 mod yaml_topology;

@@ -73,6 +73,8 @@ pub struct Job {
     pub roots: RootsSource,
     /// Outputs in the order given, without duplicates and without `none`.
     pub emit: Vec<Emit>,
+    /// Data VLs: `--vls`, or the fewest the engine needs.
+    pub vls: u8,
 }
 
 impl Job {
@@ -108,7 +110,19 @@ impl Job {
                 emit.push(e);
             }
         }
+        let (min_vls, why) = engine.min_vls();
+        let vls = match args.vls {
+            None => min_vls,
+            Some(v) if v < min_vls => {
+                return Err(Error::Usage(format!(
+                    "--engine {} needs at least {min_vls} VLs, --vls {v} gives fewer: {why}",
+                    args.engine
+                )));
+            }
+            Some(v) => v,
+        };
         Ok(Job {
+            vls,
             engine,
             route,
             roots,

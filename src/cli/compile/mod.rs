@@ -70,9 +70,10 @@ pub struct CompileArgs {
     pub allow_invalid: bool,
     /// Data VLs the routing may use. Above 1, paths get SLs (one VL each,
     /// identity SL2VL) so that no VL has a credit loop (layering); 1 keeps
-    /// LFT-only output that any subnet manager loads.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=15))]
-    pub vls: u8,
+    /// LFT-only output that any subnet manager loads. Default 1, or the
+    /// fewest the engine needs (vtftr: 2).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=15))]
+    pub vls: Option<u8>,
     /// LMC of every end port (2^N LIDs each). When the topology's differs,
     /// routec assigns LIDs anew, with base LIDs aligned to 2^N
     /// (`formats/lid-assignment.md`), and every output names the new ones.
@@ -117,7 +118,7 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     }
     let mut lids = LidMap::new(&fabric)?;
     phases.begin("route");
-    let vls = usable_vls(&fabric, args.vls);
+    let vls = usable_vls(&fabric, job.vls);
     let route_opts = RouteOptions {
         vls,
         ..job.route.clone()
@@ -147,7 +148,7 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
         None => None,
     };
     phases.begin("verify");
-    let mut verdict = verify_routing(&fabric, &lids, &routing, args.vls, g);
+    let mut verdict = verify_routing(&fabric, &lids, &routing, vls, g);
     let mcast = mcast.map(|m| {
         let check = mcast::verify(&fabric, &m);
         let cap = VerifyOptions::default().max_findings_per_code;

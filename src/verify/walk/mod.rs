@@ -11,6 +11,7 @@ mod found;
 mod turns;
 
 pub(crate) use found::{DeadKind, LaneProblem, Loop, TooLong, TopK, Unreach};
+pub(crate) use turns::host_vl_table;
 
 use super::cdg::TurnSets;
 use super::topo::{Link, Target, Topo};
@@ -38,6 +39,11 @@ pub(crate) struct WalkCtx<'a> {
     pub op_vls: Option<&'a [u8]>,
     pub guids: &'a [u64],
     pub cap: usize,
+    /// With real SL2VL tables: the VLs a switch's own end ports send on
+    /// out of each port, per SL (`[(base[s] + out) * 16 + sl]`), from
+    /// [`turns::host_vl_table`]; scanning every end port per destination
+    /// and SL instead dominated the check of per-port plans (VTFTR's).
+    pub host_vl: Option<Vec<u16>>,
 }
 
 const UNKNOWN: u8 = 0;

@@ -3,10 +3,10 @@
 //! destination use several, with the VL of every hop from the SL2VL tables
 //! (`model::vl`), and the up/down violations among them.
 
-use super::super::topo::{Link, Target};
+use super::super::topo::{Link, Target, Topo};
 use super::super::updown;
 use super::{Acc, LaneProblem, WalkCtx};
-use crate::model::{Lid, PortNum};
+use crate::model::{Lid, PortNum, Sl2Vl};
 
 impl Acc {
     /// Marks the turns of the in-tree toward `lid`. Routes that dead-end
@@ -200,6 +200,12 @@ impl Acc {
                 self.check_lane(op_vls, lid, s, 0, out, sl, map[sl as usize & 15]);
                 continue;
             }
+            // every end port's lane fine: nothing to report port by port
+            let lanes = host_vls(cx, si, out, sl);
+            let dropped = lanes & 1 << crate::model::vl::VL_DROP != 0;
+            if cx.host_vl.is_some() && !dropped && lanes >> op_vls[si].min(15) == 0 {
+                continue;
+            }
             for p in 0..cx.topo.num_ports(si) {
                 if matches!(cx.topo.link[cx.topo.base[si] as usize + p], Link::End(..)) {
                     let vl = cx.sl2vl.vl(si, p as u8, out, sl);
@@ -257,10 +263,34 @@ impl Acc {
 /// The VLs that packets from switch `si`'s own end ports take out of port
 /// `out` (only with real SL2VL tables: see [`Acc::collect_turns`]).
 fn host_vls(cx: &WalkCtx, si: usize, out: PortNum, sl: u8) -> u16 {
+    if let Some(t) = &cx.host_vl
+        && (out as usize) < cx.topo.num_ports(si)
+    {
+        return t[(cx.topo.base[si] as usize + out as usize) * 16 + (sl as usize & 15)];
+    }
+    end_port_vls(cx.topo, cx.sl2vl, si, out, sl)
+}
+
+/// [`host_vls`] for every switch, out port and SL.
+pub(crate) fn host_vl_table(topo: &Topo, sl2vl: &Sl2Vl) -> Vec<u16> {
+    let mut t = vec![0u16; topo.link.len() * 16];
+    for s in (0..topo.num_switches()).filter(|&s| topo.hosts[s] > 0) {
+        for out in 0..topo.num_ports(s) {
+            for sl in 0..16u8 {
+                t[(topo.base[s] as usize + out) * 16 + sl as usize] =
+                    end_port_vls(topo, sl2vl, s, out as PortNum, sl);
+            }
+        }
+    }
+    t
+}
+
+fn end_port_vls(topo: &Topo, sl2vl: &Sl2Vl, si: usize, out: PortNum, sl: u8) -> u16 {
+    let cx = (topo, sl2vl);
     let mut m = 0u16;
-    for p in 0..cx.topo.num_ports(si) {
-        if matches!(cx.topo.link[cx.topo.base[si] as usize + p], Link::End(..)) {
-            m |= 1 << cx.sl2vl.vl(si, p as u8, out, sl);
+    for p in 0..cx.0.num_ports(si) {
+        if matches!(cx.0.link[cx.0.base[si] as usize + p], Link::End(..)) {
+            m |= 1 << cx.1.vl(si, p as u8, out, sl);
         }
     }
     m
