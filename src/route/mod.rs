@@ -6,6 +6,7 @@ pub mod dmodc;
 pub mod layers;
 pub mod minhop;
 pub mod opensm;
+pub mod sssp;
 pub mod updn;
 
 pub use dmodc::Dmodc;
@@ -91,6 +92,11 @@ pub const ENGINES: &[EngineEntry] = &[
         name: "dmodc",
         about: "Dmodc: closed-form fault-resilient fat-tree routing",
         make: || Box::new(Dmodc::default()),
+    },
+    EngineEntry {
+        name: "sssp",
+        about: "balanced shortest paths for any topology, one tree per LMC offset (GM-2 style)",
+        make: || Box::new(sssp::Sssp),
     },
 ];
 
