@@ -76,7 +76,7 @@ fn ring_load(g: &SwitchGraph, w: &Weights, a: usize, b: usize) -> u64 {
 
 /// Worked by hand (formats/sssp.md): destinations by LID, h0..h3, one
 /// source per switch; each tree's (penalty, load) ties go to the lower far
-/// switch GUID.
+/// switch GUID (their most loaded links tie too).
 /// * h0 (root s0): s2 has two 2-hop routes, both unloaded: via s1 (GUID 2)
 ///   → port 1. Loads: s2→s1 1, s1→s0 2, s3→s0 1.
 /// * h1 (root s1): s3 via s0 costs L(s3→s0) = 1, via s2 costs L(s2→s1) = 1:

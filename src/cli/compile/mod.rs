@@ -291,8 +291,9 @@ fn report_roots(fabric: &Fabric, routing: &Routing, all: bool) {
 }
 
 /// `--lmc N`: keeps the topology's LIDs when every end port already has
-/// LMC N, else assigns them all anew (note R010).
-fn relid_for_lmc(fabric: &mut Fabric, lmc: u8, g: &Global) -> Result<()> {
+/// LMC N, else assigns them all anew (note R010). `report --lmc N` calls it
+/// too, to read tables a `compile --lmc N` wrote against the same LIDs.
+pub(super) fn relid_for_lmc(fabric: &mut Fabric, lmc: u8, g: &Global) -> Result<()> {
     let differs = lids::lid_ports(fabric)
         .filter(|&(n, _)| fabric.is_endpoint(n))
         .any(|(n, p)| fabric.port(n, p).lmc != lmc);

@@ -11,9 +11,12 @@
 //! with the least (penalty, load) sum. No heap is needed, and a tree costs
 //! one pass over the switch links.
 //!
-//! Ties (equal sums) go to the link whose far switch has the lower node
-//! GUID, then to the lower port number: the seed's random port order
-//! replaced by a fixed one, so the tables are reproducible.
+//! Ties (equal sums) go to the route whose most loaded link is less loaded
+//! (the seed's "hot spot avoidance"; on tori this keeps the shift
+//! permutations as balanced as OpenSM's sssp, where the plain sum does not),
+//! then to the link whose far switch has the lower node GUID, then to the
+//! lower port number: the seed's random port order replaced by a fixed one,
+//! so the tables are reproducible.
 
 use super::weights::Weights;
 use crate::route::opensm::SwitchGraph;
@@ -52,6 +55,9 @@ pub struct Tree {
     pub level: Vec<u32>,
     /// Least (penalty, load) sum to the destination.
     pub cost: Vec<u64>,
+    /// Load of the most loaded link on the chosen route (set when the
+    /// switch is expanded, its route final by then).
+    pub peak: Vec<u64>,
     /// Port-end each switch forwards on ([`NONE`] at the root or unreached).
     pub via: Vec<u32>,
     /// Reached switches in BFS order (root first).
@@ -65,6 +71,7 @@ impl Tree {
         Tree {
             level: vec![NONE; switches],
             cost: vec![0; switches],
+            peak: vec![0; switches],
             via: vec![NONE; switches],
             order: Vec::with_capacity(switches),
             through: vec![0; switches],
@@ -81,11 +88,15 @@ impl Tree {
         self.order.clear();
         self.level[root as usize] = 0;
         self.cost[root as usize] = 0;
+        self.peak[root as usize] = 0;
         self.order.push(root);
         let mut next = 0;
         while next < self.order.len() {
             let v = self.order[next] as usize;
             next += 1;
+            if let Some(e) = Some(self.via[v] as usize).filter(|&e| e != NONE as usize) {
+                self.peak[v] = self.peak[g.nbr[e] as usize].max(w.load(e));
+            }
             let (lv, cv) = (self.level[v] + 1, self.cost[v]);
             for f in g.ends(v) {
                 let e = g.rev[f];
@@ -101,7 +112,10 @@ impl Tree {
                     self.order.push(u as u32);
                 } else if self.level[u] == lv {
                     let cur = self.via[u] as usize;
-                    if c < self.cost[u] || (c == self.cost[u] && gr.tie[e as usize] < gr.tie[cur]) {
+                    let peak_via = |x: usize| self.peak[g.nbr[x] as usize].max(w.load(x));
+                    if (c, peak_via(e as usize), gr.tie[e as usize])
+                        < (self.cost[u], peak_via(cur), gr.tie[cur])
+                    {
                         self.cost[u] = c;
                         self.via[u] = e;
                     }
