@@ -123,10 +123,12 @@ fn ring_tables_and_loads_by_hand() {
         [2, 2, 1, 2, 0, 2, 2, 1],
         [2, 2, 2, 2, 2, 2, 2, 2],
     ];
+    let mut cols = lmc::Columns::new(4);
     for (i, dest) in d.ends.iter().enumerate() {
-        lmc::route_port(&gr, &mut w, &mut tree, &mut lfts, dest);
+        lmc::route_port(&gr, &mut w, &mut tree, (&mut lfts, &mut cols), dest);
         assert_eq!(loads(&w), want[i], "after the tree of h{i}");
     }
+    cols.flush(&mut lfts);
     let r = Sssp.route(&f, &lids, &RouteOptions::default()).unwrap();
     let col = |lid: u16| [0, 1, 2, 3].map(|s| r.lfts.get(s, lid));
     // LID:        s0 s1 s2 s3

@@ -79,9 +79,11 @@ fn guid_ranks(fabric: &Fabric) -> Vec<u32> {
 fn route_end_ports(gr: &Graph, dests: &Dests, lfts: &mut Lfts) -> Weights {
     let mut w = Weights::new(gr.g.num_port_ends());
     let mut tree = Tree::new(gr.num_switches());
+    let mut cols = lmc::Columns::new(gr.num_switches());
     for d in &dests.ends {
-        lmc::route_port(gr, &mut w, &mut tree, lfts, d);
+        lmc::route_port(gr, &mut w, &mut tree, (lfts, &mut cols), d);
     }
+    cols.flush(lfts);
     w
 }
 

@@ -32,6 +32,10 @@ pub struct Graph<'a> {
     pub tie: Vec<u32>,
     /// End ports (routed sources) cabled to each switch.
     pub hosts: Vec<u32>,
+    /// Links into each switch `v`, `incoming[g.start[v]..g.start[v + 1]]`:
+    /// (the switch u they leave, u's port-end), one array for the search's
+    /// inner loop.
+    incoming: Vec<(u32, u32)>,
 }
 
 impl<'a> Graph<'a> {
@@ -40,7 +44,15 @@ impl<'a> Graph<'a> {
         let tie = (0..g.num_port_ends())
             .map(|e| (guid_rank[g.nbr[e] as usize] << 8) | u32::from(g.port[e]))
             .collect();
-        Graph { g, tie, hosts }
+        let incoming = (0..g.num_port_ends())
+            .map(|f| (g.nbr[f], g.rev[f]))
+            .collect();
+        Graph {
+            g,
+            tie,
+            hosts,
+            incoming,
+        }
     }
 
     pub fn num_switches(&self) -> usize {
@@ -98,12 +110,11 @@ impl Tree {
                 self.peak[v] = self.peak[g.nbr[e] as usize].max(w.load(e));
             }
             let (lv, cv) = (self.level[v] + 1, self.cost[v]);
-            for f in g.ends(v) {
-                let e = g.rev[f];
+            for &(u, e) in &gr.incoming[g.ends(v)] {
                 if e == NONE {
                     continue;
                 }
-                let u = g.nbr[f] as usize;
+                let u = u as usize;
                 let c = cv + w.cost(e as usize);
                 if self.level[u] == NONE {
                     self.level[u] = lv;

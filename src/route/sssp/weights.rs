@@ -31,11 +31,11 @@ const LOAD_MAX: u64 = (1 << PENALTY_SHIFT) - 1;
 /// engine's switch graph, seen from the sending switch).
 #[derive(Clone, Debug)]
 pub struct Weights {
-    /// Routes crossing each link so far.
-    load: Vec<u64>,
-    /// Earlier LID offsets of the current destination port that crossed
-    /// each link.
-    penalty: Vec<u8>,
+    /// Packed (penalty, load) of each link: the penalty counts earlier
+    /// LID offsets of the current destination port that crossed the link,
+    /// the load the routes that crossed it so far. One array, so the
+    /// search reads one word per link.
+    packed: Vec<u64>,
     /// Links whose penalty is not 0, to reset them cheaply.
     touched: Vec<u32>,
 }
@@ -44,8 +44,7 @@ impl Weights {
     /// All links unloaded.
     pub fn new(links: usize) -> Self {
         Weights {
-            load: vec![0; links],
-            penalty: vec![0; links],
+            packed: vec![0; links],
             touched: Vec::new(),
         }
     }
@@ -53,33 +52,39 @@ impl Weights {
     /// The packed (penalty, load) weight of link `e`.
     #[inline]
     pub fn cost(&self, e: usize) -> u64 {
-        (u64::from(self.penalty[e]) << PENALTY_SHIFT) | self.load[e]
+        self.packed[e]
     }
 
     /// Routes crossing link `e` so far.
+    #[inline]
     pub fn load(&self, e: usize) -> u64 {
-        self.load[e]
+        self.packed[e] & LOAD_MAX
     }
 
     /// `sources` more routes cross link `e`.
     #[inline]
     pub fn add_load(&mut self, e: usize, sources: u64) {
-        self.load[e] = (self.load[e] + sources).min(LOAD_MAX);
+        let load = (self.load(e) + sources).min(LOAD_MAX);
+        self.packed[e] = (self.packed[e] & !LOAD_MAX) | load;
     }
 
-    /// One more earlier offset of the current port crossed link `e`.
+    /// One more earlier offset of the current port crossed link `e`
+    /// (at most 255 counted).
     #[inline]
     pub fn add_penalty(&mut self, e: usize) {
-        if self.penalty[e] == 0 {
+        let pen = self.packed[e] >> PENALTY_SHIFT;
+        if pen == 0 {
             self.touched.push(e as u32);
         }
-        self.penalty[e] = self.penalty[e].saturating_add(1);
+        if pen < 255 {
+            self.packed[e] += 1 << PENALTY_SHIFT;
+        }
     }
 
     /// A new destination port: no penalty anywhere.
     pub fn clear_penalties(&mut self) {
         for e in self.touched.drain(..) {
-            self.penalty[e as usize] = 0;
+            self.packed[e as usize] &= LOAD_MAX;
         }
     }
 }
