@@ -506,3 +506,34 @@ fn max_hops_is_a_finding() {
     assert_eq!(run("7"), 1);
     assert_eq!(run("8"), 0);
 }
+
+/// Tables of `compile --lmc 2` name LIDs the topology file does not carry:
+/// `check` and `report` given `--lmc 2` assign the same ones and read them
+/// (clean, path diversity reported); without it every CA LID is unreachable.
+#[test]
+fn check_and_report_read_lmc_tables_with_lmc() {
+    let dir = tmp("lmc_read");
+    let topo = generate(&dir, "t44", &["torus", "--dims", "4,4"]);
+    let out = dir.join("out");
+    let out = out.to_str().unwrap();
+    let cwd = Path::new(ROOT);
+    let compile = [
+        "compile", &topo, "--engine", "sssp", "--lmc", "2", "--vls", "8", "-o", out,
+    ];
+    assert_eq!(routec(&compile, cwd).0, 0);
+    assert_eq!(
+        routec(&["check", &topo, "--lfts", out, "--lmc", "2"], cwd).0,
+        0
+    );
+    assert_eq!(routec(&["check", &topo, "--lfts", out], cwd).0, 1);
+    let (code, json) = routec(
+        &["report", &topo, "--lfts", out, "--lmc", "2", "--json"],
+        cwd,
+    );
+    assert_eq!(code, 0);
+    let r: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let d = &r["path_diversity"];
+    assert_eq!(d["max_lmc"], 2);
+    assert_eq!(d["pairs"], 16 * 15);
+    assert_eq!(d["unrouted_pairs"], 0);
+}
