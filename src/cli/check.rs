@@ -81,6 +81,10 @@ pub struct CheckArgs {
     /// Skip unrecognised topology lines with a warning.
     #[arg(long)]
     pub lenient: bool,
+    /// LMC the tables were compiled with (`compile --lmc N`): LIDs are
+    /// assigned anew exactly as compile did when the topology's differ.
+    #[arg(long, value_name = "N", conflicts_with = "expect", value_parser = clap::value_parser!(u8).range(0..=7))]
+    pub lmc: Option<u8>,
 }
 
 /// Runs `routec check`.
@@ -90,7 +94,10 @@ pub fn run(args: CheckArgs, g: &Global) -> Result<Outcome> {
         lenient: args.lenient,
     };
     let load = |p: &Path| -> Result<Fabric> { Ok(load_topology_warn(p, &opts, g)?.fabric) };
-    let actual = load(&args.topology)?;
+    let mut actual = load(&args.topology)?;
+    if let Some(lmc) = args.lmc {
+        super::compile::relid_for_lmc(&mut actual, lmc, g)?;
+    }
     if let Some(expected) = &args.expect {
         let report = crate::diff::cabling::compare(&load(expected)?, &actual);
         print(args.json, &report, || report.render())?;

@@ -46,12 +46,19 @@ pub struct ReportArgs {
     /// Print JSON instead of text (`formats/quality-report.md`).
     #[arg(long)]
     pub json: bool,
+    /// LMC the tables were compiled with (`compile --lmc N`): LIDs are
+    /// assigned anew exactly as compile did when the topology's differ.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=7))]
+    pub lmc: Option<u8>,
 }
 
 /// Runs `routec report`: quality never fails a build, so findings still
 /// exit 0; only bad input exits 2.
 pub fn run(args: ReportArgs, g: &Global) -> Result<Outcome> {
-    let fabric = args.topo.load(g)?.fabric;
+    let mut fabric = args.topo.load(g)?.fabric;
+    if let Some(lmc) = args.lmc {
+        super::compile::relid_for_lmc(&mut fabric, lmc, g)?;
+    }
     let lids = LidMap::new(&fabric)?;
     if lids.iter().next().is_none() {
         return Err(Error::Input(format!(

@@ -6,6 +6,7 @@ pub mod dmodc;
 pub mod layers;
 pub mod minhop;
 pub mod opensm;
+pub mod sssp;
 pub mod updn;
 pub mod vtftr;
 
@@ -106,6 +107,11 @@ pub const ENGINES: &[EngineEntry] = &[
         name: "vtftr",
         about: "VTFTR: fault-tolerant 2-D fat-tree routing, deadlock-free on 2 VLs",
         make: || Box::new(vtftr::Vtftr),
+    },
+    EngineEntry {
+        name: "sssp",
+        about: "balanced shortest paths for any topology, one tree per LMC offset (GM-2 style)",
+        make: || Box::new(sssp::Sssp),
     },
 ];
 

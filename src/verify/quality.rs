@@ -30,7 +30,9 @@ use super::congestion::EndPort;
 use super::topo::{Link, Topo};
 use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE};
 
+mod diversity;
 mod report;
+pub use diversity::{PathDiversity, path_diversity};
 pub use report::*;
 
 /// Which patterns to evaluate.

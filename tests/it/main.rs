@@ -31,6 +31,7 @@ mod parse_ibnetdiscover;
 mod pgft;
 mod pins;
 mod quality;
+mod sssp;
 mod verify;
 mod vl_layering;
 mod vtftr;

@@ -79,6 +79,11 @@ pub struct CompileArgs {
     /// (`formats/lid-assignment.md`), and every output names the new ones.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=7))]
     pub lmc: Option<u8>,
+    /// Longest acceptable route, in switch-to-switch links: a longer route
+    /// is finding V003 and fails the compile (the GM-2 mapper refused
+    /// routes over 11 hops).
+    #[arg(long, value_name = "H", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=255))]
+    pub max_hops: u32,
     /// Multicast groups file: also build multicast trees and MFT colours.
     #[arg(long, value_name = "FILE")]
     pub mcast: Option<PathBuf>,
@@ -148,7 +153,7 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
         None => None,
     };
     phases.begin("verify");
-    let mut verdict = verify_routing(&fabric, &lids, &routing, vls, g);
+    let mut verdict = verify_routing(&fabric, &lids, &routing, vls, args.max_hops, g);
     let mcast = mcast.map(|m| {
         let check = mcast::verify(&fabric, &m);
         let cap = VerifyOptions::default().max_findings_per_code;
@@ -230,17 +235,20 @@ fn input_files(
 }
 
 /// Checks 1–3 on the engine's tables (reachability, the up/down promise,
-/// deadlock freedom per VL, lanes within `vls`), from the tables alone.
+/// deadlock freedom per VL, lanes within `--vls`, routes within
+/// `--max-hops`), from the tables alone.
 /// Findings go to stderr.
 fn verify_routing(
     fabric: &Fabric,
     lids: &LidMap,
     routing: &Routing,
     vls: u8,
+    hop_limit: u32,
     g: &Global,
 ) -> Verdict {
     let opts = VerifyOptions {
         operational_vls: vls,
+        hop_limit,
         ..VerifyOptions::promised_by(routing)
     };
     let verdict = verify_tables(fabric, lids, &routing.lfts, &opts);
@@ -291,8 +299,9 @@ fn report_roots(fabric: &Fabric, routing: &Routing, all: bool) {
 }
 
 /// `--lmc N`: keeps the topology's LIDs when every end port already has
-/// LMC N, else assigns them all anew (note R010).
-fn relid_for_lmc(fabric: &mut Fabric, lmc: u8, g: &Global) -> Result<()> {
+/// LMC N, else assigns them all anew (note R010). `report --lmc N` calls it
+/// too, to read tables a `compile --lmc N` wrote against the same LIDs.
+pub(super) fn relid_for_lmc(fabric: &mut Fabric, lmc: u8, g: &Global) -> Result<()> {
     let differs = lids::lid_ports(fabric)
         .filter(|&(n, _)| fabric.is_endpoint(n))
         .any(|(n, p)| fabric.port(n, p).lmc != lmc);

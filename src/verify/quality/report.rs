@@ -26,6 +26,9 @@ pub struct QualityReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub all_to_all: Option<A2aQuality>,
     pub hops: HopStats,
+    /// With LMC > 0: how many of each CA pair's paths are link-disjoint.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_diversity: Option<super::PathDiversity>,
 }
 
 /// How many permutations reached a given max switch-link load.
@@ -169,6 +172,7 @@ pub fn evaluate(
         random,
         all_to_all,
         hops,
+        path_diversity: super::path_diversity(fabric, lids, lfts, opts.hop_limit),
     }
 }
 
@@ -325,6 +329,32 @@ impl QualityReport {
             h.max,
             hist.join(" ")
         );
+        if let Some(d) = &self.path_diversity {
+            render_diversity(&mut o, d);
+        }
         o
     }
+}
+
+/// The path-diversity lines: the histogram of disjoint paths per pair.
+fn render_diversity(o: &mut String, d: &super::PathDiversity) {
+    let hist: Vec<String> = d
+        .histogram
+        .iter()
+        .enumerate()
+        .filter(|(k, c)| *k > 0 && **c > 0)
+        .map(|(k, c)| format!("{k}:{c}"))
+        .collect();
+    let _ = writeln!(
+        o,
+        "path diversity (LMC up to {}, {} CA pairs on different switches{}): link-disjoint paths \
+         per pair {}; >= 2 for {:.1} %; {} unrouted, {} same-switch pairs left out",
+        d.max_lmc,
+        d.pairs,
+        if d.exact { "" } else { ", greedy lower bound" },
+        hist.join(" "),
+        d.at_least_two * 100.0,
+        d.unrouted_pairs,
+        d.same_switch_pairs
+    );
 }
