@@ -16,6 +16,14 @@ use routec::model::{Fabric, Guid, NodeIdx};
 
 use crate::common::{lfts_for, routec, subnet_lst};
 
+/// ibdmchk's verdict when the peer is installed (`common::peer`).
+fn ibdmchk_loops(dir: &Path, psl: Option<&str>) -> Option<bool> {
+    let usable = Command::new("ibdmchk").arg("-h").output().is_ok();
+    crate::common::peer("ibdmchk", usable)
+        .then(|| crate::common::ibdmchk_loops(dir, psl))
+        .flatten()
+}
+
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn tmp(name: &str) -> PathBuf {
@@ -157,37 +165,6 @@ fn sls_follow_up_down(dir: &Path, strict: bool) -> (usize, usize) {
         }
     }
     (on0, escaped)
-}
-
-/// ibdmchk's credit-loop verdict with routec's path SLs and SL2VL tables
-/// (`psl` = None: every path on SL 0).
-fn ibdmchk_loops(dir: &Path, psl: Option<&str>) -> Option<bool> {
-    let usable = Command::new("ibdmchk").arg("-h").output().is_ok();
-    if !crate::common::peer("ibdmchk", usable) {
-        return None;
-    }
-    let mut cmd = Command::new("ibdmchk");
-    cmd.current_dir(dir).args([
-        "-s",
-        "opensm-subnet.lst",
-        "-f",
-        "opensm.fdbs",
-        "-m",
-        "opensm.mcfdbs",
-    ]);
-    if let Some(p) = psl {
-        cmd.args(["-c", p, "-d", "ibdmchk.sl2vl"]);
-    }
-    let out = cmd.output().unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    if text.contains("-E- credit loops in routing") {
-        Some(true)
-    } else if text.contains("-I- no credit loops found") {
-        Some(false)
-    } else {
-        panic!("ibdmchk gave no verdict:\n{text}")
-    }
 }
 
 /// PGFT(2; 2,2; 1,2) with an aggregation node on each of its four

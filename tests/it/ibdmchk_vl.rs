@@ -7,37 +7,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::common::routec;
+use crate::common::{ibdmchk_loops, routec};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-/// ibdmchk's credit-loop verdict on an output directory: `Some(true)` when
-/// it reports loops. ibdmchk 1.5.7 segfaults at exit after printing its
-/// verdicts, so it is judged from its text.
-fn ibdmchk_loops(dir: &Path, psl: Option<&str>) -> Option<bool> {
-    let mut cmd = Command::new("ibdmchk");
-    cmd.current_dir(dir).args([
-        "-s",
-        "opensm-subnet.lst",
-        "-f",
-        "opensm.fdbs",
-        "-m",
-        "opensm.mcfdbs",
-    ]);
-    if let Some(p) = psl {
-        cmd.args(["-c", p, "-d", "ibdmchk.sl2vl"]);
-    }
-    let out = cmd.output().ok()?;
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    if text.contains("-E- credit loops in routing") {
-        Some(true)
-    } else if text.contains("-I- no credit loops found") {
-        Some(false)
-    } else {
-        panic!("ibdmchk gave no verdict:\n{text}")
-    }
-}
 
 fn installed() -> bool {
     crate::common::peer(

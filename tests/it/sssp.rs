@@ -430,11 +430,15 @@ fn layered_sssp_is_deadlock_free_within_dfsssp_vls() {
         if ibdmchk_installed() {
             let out = dir.join(name);
             assert_eq!(
-                ibdmchk_loops(&out, false),
+                crate::common::ibdmchk_loops(&out, None),
                 Some(true),
                 "{name}: one VL loops"
             );
-            assert_eq!(ibdmchk_loops(&out, true), Some(false), "{name}: layered");
+            assert_eq!(
+                crate::common::ibdmchk_loops(&out, Some("ibdmchk.psl")),
+                Some(false),
+                "{name}: layered"
+            );
         }
     }
 }
@@ -447,34 +451,6 @@ fn ibdmchk_installed() -> bool {
             .output()
             .is_ok(),
     )
-}
-
-/// ibdmchk's credit-loop verdict on an output directory, with routec's
-/// emitted `-c`/`-d` files when `with_vls` (as in `ibdmchk_vl.rs`; ibdmchk
-/// 1.5.7 may crash at exit after its verdict, so it is judged by its text).
-fn ibdmchk_loops(dir: &Path, with_vls: bool) -> Option<bool> {
-    let mut cmd = std::process::Command::new("ibdmchk");
-    cmd.current_dir(dir).args([
-        "-s",
-        "opensm-subnet.lst",
-        "-f",
-        "opensm.fdbs",
-        "-m",
-        "opensm.mcfdbs",
-    ]);
-    if with_vls {
-        cmd.args(["-c", "ibdmchk.psl", "-d", "ibdmchk.sl2vl"]);
-    }
-    let out = cmd.output().ok()?;
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    if text.contains("-E- credit loops in routing") {
-        Some(true)
-    } else if text.contains("-I- no credit loops found") {
-        Some(false)
-    } else {
-        panic!("ibdmchk gave no verdict:\n{text}")
-    }
 }
 
 /// `--max-hops` is the verifier's hop limit: the 8×8 torus's 8-hop routes

@@ -424,33 +424,6 @@ fn refuses_fabrics_that_are_not_2d_fat_trees() {
     }
 }
 
-/// ibdmchk's credit-loop verdict on an output directory (`Some(true)` =
-/// loops), with routec's SL and SL2VL files or on one VL without them.
-fn ibdmchk_loops(dir: &Path, with_vls: bool) -> bool {
-    let mut cmd = Command::new("ibdmchk");
-    cmd.current_dir(dir).args([
-        "-s",
-        "opensm-subnet.lst",
-        "-f",
-        "opensm.fdbs",
-        "-m",
-        "opensm.mcfdbs",
-    ]);
-    if with_vls {
-        cmd.args(["-c", "ibdmchk.psl", "-d", "ibdmchk.sl2vl"]);
-    }
-    let out = cmd.output().unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    if text.contains("-E- credit loops in routing") {
-        true
-    } else if text.contains("-I- no credit loops found") {
-        false
-    } else {
-        panic!("ibdmchk gave no verdict:\n{text}")
-    }
-}
-
 #[test]
 fn ibdmchk_finds_no_credit_loop_in_the_emitted_vl_files() {
     let usable = Command::new("ibdmchk").arg("-h").output().is_ok();
@@ -484,8 +457,12 @@ fn ibdmchk_finds_no_credit_loop_in_the_emitted_vl_files() {
         let out = topo.with_file_name("out");
         let (code, err) = compile(&topo, Some(&faults), &out, &["--emit", "fdbs,report"]);
         assert_eq!(code, 0, "{name}: {err}");
-        assert!(!ibdmchk_loops(&out, true), "{name}");
-        loops_on_one_vl += usize::from(ibdmchk_loops(&out, false));
+        assert!(
+            !crate::common::ibdmchk_loops(&out, Some("ibdmchk.psl")).expect("ibdmchk runs"),
+            "{name}"
+        );
+        loops_on_one_vl +=
+            usize::from(crate::common::ibdmchk_loops(&out, None).expect("ibdmchk runs"));
     }
     // (col6 kills a whole column: its column switch keeps no cable, and
     // ibdmchk accepts the files only because routec leaves it out of them)

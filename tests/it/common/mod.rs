@@ -138,3 +138,33 @@ pub fn peer(what: &str, usable: bool) -> bool {
     }
     usable
 }
+
+/// ibdmchk's credit-loop verdict on a routec output directory written with
+/// `--emit fdbs` (`Some(true)` = loops): with the path-SL file `psl` and
+/// routec's `ibdmchk.sl2vl`, or on one VL when `psl` is `None`. `None` when
+/// ibdmchk cannot be run. ibdmchk 1.5.7 may crash at exit after printing its
+/// verdict, so it is judged from its text.
+pub fn ibdmchk_loops(dir: &Path, psl: Option<&str>) -> Option<bool> {
+    let mut cmd = std::process::Command::new("ibdmchk");
+    cmd.current_dir(dir).args([
+        "-s",
+        "opensm-subnet.lst",
+        "-f",
+        "opensm.fdbs",
+        "-m",
+        "opensm.mcfdbs",
+    ]);
+    if let Some(p) = psl {
+        cmd.args(["-c", p, "-d", "ibdmchk.sl2vl"]);
+    }
+    let out = cmd.output().ok()?;
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    if text.contains("-E- credit loops in routing") {
+        Some(true)
+    } else if text.contains("-I- no credit loops found") {
+        Some(false)
+    } else {
+        panic!("ibdmchk gave no verdict:\n{text}")
+    }
+}
