@@ -33,11 +33,11 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
-/// `routec gen pgft ARGS` into `dir/topo.txt`.
-fn generate(dir: &Path, args: &[&str]) -> String {
+/// `routec gen pgft ARGS` (space-separated) into `dir/topo.txt`.
+fn generate(dir: &Path, args: &str) -> String {
     let topo = dir.join("topo.txt");
     let mut a = vec!["gen", "pgft"];
-    a.extend_from_slice(args);
+    a.extend(args.split_whitespace());
     a.extend_from_slice(&["-o", topo.to_str().unwrap()]);
     assert_eq!(routec(&a, Path::new(ROOT)).0, 0);
     topo.to_str().unwrap().to_string()
@@ -180,18 +180,7 @@ fn sls_follow_up_down(dir: &Path, strict: bool) -> (usize, usize) {
 #[test]
 fn a_spines_aggregation_node_is_reached_through_a_leaf_by_hand() {
     let dir = tmp("tiny");
-    let topo = generate(
-        &dir,
-        &[
-            "--h",
-            "2",
-            "--m",
-            "2,2",
-            "--w",
-            "1,2",
-            "--aggregation-nodes",
-        ],
-    );
+    let topo = generate(&dir, "--h 2 --m 2,2 --w 1,2 --aggregation-nodes");
     let (code, err) = compile(&topo, &dir.join("out"), "1");
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -219,7 +208,7 @@ fn a_spines_aggregation_node_is_reached_through_a_leaf_by_hand() {
     // Compute hosts keep Dmodc's routes: the same PGFT without
     // aggregation nodes has the same LIDs 1–8 and the same entries there.
     let plain = tmp("tiny_plain");
-    let topo = generate(&plain, &["--h", "2", "--m", "2,2", "--w", "1,2"]);
+    let topo = generate(&plain, "--h 2 --m 2,2 --w 1,2");
     assert_eq!(compile(&topo, &plain.join("out"), "1").0, 0);
     let (pf, pl) = subnet_lst(&plain.join("out/opensm-subnet.lst"));
     let plfts = lfts_for(&pf, &pl, &plain.join("out/opensm-lfts.dump"));
@@ -239,18 +228,7 @@ fn a_spines_aggregation_node_is_reached_through_a_leaf_by_hand() {
 #[test]
 fn aggregation_nodes_escape_on_a_second_lane() {
     let dir = tmp("agg");
-    let topo = generate(
-        &dir,
-        &[
-            "--h",
-            "3",
-            "--m",
-            "2,2,2",
-            "--w",
-            "1,2,2",
-            "--aggregation-nodes",
-        ],
-    );
+    let topo = generate(&dir, "--h 3 --m 2,2,2 --w 1,2,2 --aggregation-nodes");
     let (code, err) = compile(&topo, &dir.join("one"), "1");
     assert_eq!(code, 2, "{err}");
     assert!(
@@ -298,27 +276,8 @@ fn leaves_without_a_common_ancestor_escape() {
     let dir = tmp("prod");
     let topo = generate(
         &dir,
-        &[
-            "--h",
-            "3",
-            "--m",
-            "4,4,4",
-            "--w",
-            "1,4,4",
-            "--aggregation-nodes",
-            "--mgmt-pod",
-            "1:2:2",
-            "--isolated-pods",
-            "1",
-            "--empty-host-ports",
-            "0.2",
-            "--cross-cables",
-            "2",
-            "--drop-top",
-            "1",
-            "--seed",
-            "1",
-        ],
+        "--h 3 --m 4,4,4 --w 1,4,4 --aggregation-nodes --mgmt-pod 1:2:2 --isolated-pods 1 \
+         --empty-host-ports 0.2 --cross-cables 2 --drop-top 1 --seed 1",
     );
     let (code, err) = compile(&topo, &dir.join("two"), "2");
     assert_eq!(code, 2, "{err}");
@@ -349,18 +308,7 @@ fn leaves_without_a_common_ancestor_escape() {
 #[test]
 fn service_nodes_file_stands_in_for_the_description_rule() {
     let dir = tmp("service");
-    let topo = generate(
-        &dir,
-        &[
-            "--h",
-            "3",
-            "--m",
-            "2,2,2",
-            "--w",
-            "1,2,2",
-            "--aggregation-nodes",
-        ],
-    );
+    let topo = generate(&dir, "--h 3 --m 2,2,2 --w 1,2,2 --aggregation-nodes");
     let text = std::fs::read_to_string(&topo).unwrap();
     let renamed = dir.join("renamed.txt");
     std::fs::write(
