@@ -7,6 +7,7 @@ pub mod faults;
 pub mod guids;
 pub mod ibnetdiscover;
 pub mod image;
+mod image_layout;
 pub mod lfts;
 pub mod mcast_colours;
 pub mod mcast_groups;

@@ -13,6 +13,8 @@ mod faults;
 mod generators;
 mod guid_files;
 mod hardening;
+mod hardening_formats;
+mod hardening_outdir;
 mod ibdmchk;
 mod ibdmchk_vl;
 mod image;
