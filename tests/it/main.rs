@@ -13,6 +13,7 @@ mod faults;
 mod generators;
 mod guid_files;
 mod hardening;
+mod hardening_exit_codes;
 mod hardening_formats;
 mod hardening_outdir;
 mod ibdmchk;
