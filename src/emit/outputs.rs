@@ -129,7 +129,7 @@ impl OutputSet {
         let now: Vec<String> = self.staged.iter().map(|s| s.name.clone()).collect();
         for line in self.old_manifest.clone() {
             let ours = OutFile::ALL.iter().any(|f| f.name() == line);
-            if ours && !now.iter().any(|n| *n == line) {
+            if ours && !now.contains(&line) {
                 self.remove_stale(&line);
             }
         }

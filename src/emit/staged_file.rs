@@ -94,7 +94,7 @@ fn link_anonymous(f: File, dir: &Path) -> io::Result<tempfile::TempPath> {
                 unique(attempt)
             ));
             match linkat(CWD, proc_path.as_str(), CWD, &name, AtFlags::SYMLINK_FOLLOW) {
-                Ok(()) => return Ok(tempfile::TempPath::try_from_path(name)?),
+                Ok(()) => return tempfile::TempPath::try_from_path(name),
                 Err(rustix::io::Errno::EXIST) => continue,
                 Err(_) => break,
             }

@@ -16,6 +16,7 @@ pub mod report;
 mod text;
 pub mod vl_files;
 pub mod yaml;
+mod yaml_words;
 
 use std::path::Path;
 
