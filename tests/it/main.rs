@@ -4,6 +4,7 @@
 mod common;
 mod doc_blocks;
 mod fabric_eq;
+mod fuzz;
 
 mod check_cli;
 mod convert;
