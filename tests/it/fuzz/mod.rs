@@ -199,10 +199,10 @@ fn every_reader_survives_mutated_inputs() {
                 if took > Duration::from_secs(10) {
                     failures.push(format!("{what}: {took:?}"));
                 }
-                if let Some(cmd) = r.command.filter(|_| run < sample) {
-                    if let Some(f) = run_binary(cmd, &path) {
-                        failures.push(format!("{what}: routec {cmd}: {f}"));
-                    }
+                if let Some(cmd) = r.command.filter(|_| run < sample)
+                    && let Some(f) = run_binary(cmd, &path)
+                {
+                    failures.push(format!("{what}: routec {cmd}: {f}"));
                 }
             }
         }
