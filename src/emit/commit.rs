@@ -5,7 +5,7 @@
 //! an order where every step that can fail for want of space or rights
 //! comes first, and the window where old and new files stand side by side
 //! is announced in the manifest:
-//! 1. every new file is synced and given its `.routec-…` name;
+//! 1. every new file is synced, then each is given its `.routec-…` name;
 //! 2. `routec.manifest` is replaced by one whose first line is
 //!    [`MANIFEST_REPLACING`] and which lists the old and new outputs;
 //! 3. the new files are renamed over the outputs in the set's fixed order,
@@ -41,17 +41,21 @@ impl OutputSet {
         }
         let manifest = OutFile::Manifest.name();
         let marking = self.new_manifest.is_some();
-        let mut named = Vec::new();
+        // synced while still unnamed (a 1.4 GB dump takes a while), so that
+        // the span in which a kill leaves named files is only the links
+        let mut ready = Vec::new();
         for s in &mut self.staged {
             let Some(tmp) = s.tmp.take() else { continue };
             if marking && s.name == manifest {
                 continue; // written last, below
             }
             tmp.file().sync_data().map_err(|e| Error::io(&s.path, e))?;
-            let tp = tmp
-                .into_named(&self.dir)
-                .map_err(|e| Error::io(&s.path, e))?;
-            named.push((s.path.clone(), tp));
+            ready.push((s.path.clone(), tmp));
+        }
+        let mut named = Vec::with_capacity(ready.len());
+        for (path, tmp) in ready {
+            let tp = tmp.into_named(&self.dir).map_err(|e| Error::io(&path, e))?;
+            named.push((path, tp));
         }
         let manifest_path = self.dir.join(manifest);
         if marking {
