@@ -333,3 +333,23 @@ fn yaml_errors_speak_routec() {
         .contains("first given here: line 2")
     );
 }
+
+/// Item 23: an error found after parsing names its file: a root file whose
+/// GUIDs name no switch (the engine, which knows no file, once said only
+/// "the root file").
+#[test]
+fn a_root_file_naming_no_switch_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let roots = dir.path().join("my.roots");
+    std::fs::write(&roots, "0x1234\n").unwrap();
+    let o = Command::new(bin())
+        .args(["compile", crate::common::FT2, "--engine", "updn", "--roots"])
+        .arg(&roots)
+        .arg("-o")
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("my.roots"), "{err}");
+}

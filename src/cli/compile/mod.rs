@@ -117,7 +117,10 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     }
     let mut lids = LidMap::new(&fabric)?;
     phases.begin("route");
-    let mut routing = job.engine.route(&fabric, &lids, &job.route)?;
+    let mut routing = job
+        .engine
+        .route(&fabric, &lids, &job.route)
+        .map_err(|e| name_roots_file(e, &job.roots))?;
     if let Some(own) = &routing.lids {
         // The engine gave ports LIDs of its own (e.g. an escape LID): every
         // later stage and output uses them.
@@ -200,6 +203,20 @@ fn layer(fabric: &Fabric, lids: &LidMap, routing: &mut Routing, vls: u8, g: &Glo
     if l.plan.vls > 1 {
         routing.vl_plan = Some(l.plan);
     }
+}
+
+/// The engine knows no file: an error about "the root file" gets its
+/// name, so that it reads like every other input error (issue 11, item 23).
+fn name_roots_file(
+    mut e: crate::route::RouteError,
+    roots: &RootsSource,
+) -> crate::route::RouteError {
+    if let RootsSource::File(p) = roots {
+        e.message = e
+            .message
+            .replace("the root file", &format!("root file {}", p.display()));
+    }
+    e
 }
 
 /// Every input file read, with its role, for the report and the depfile.
