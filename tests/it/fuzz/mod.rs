@@ -167,6 +167,7 @@ fn every_reader_survives_mutated_inputs() {
     let dir = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
     let (mut total, mut errors, mut slowest) = (0u64, 0u64, Duration::ZERO);
+    let (mut binary_runs, mut max_rss_kb) = (0u64, 0u64);
     for (ri, r) in READERS.iter().enumerate() {
         let seeds = seeds(r.name);
         let all: Vec<Vec<u8>> = seeds.iter().map(|(_, b)| b.clone()).collect();
@@ -200,14 +201,20 @@ fn every_reader_survives_mutated_inputs() {
                     failures.push(format!("{what}: {took:?}"));
                 }
                 if let Some(cmd) = r.command.filter(|_| run < sample)
-                    && let Some(f) = run_binary(cmd, &path)
+                    && let Some(f) = {
+                        binary_runs += 1;
+                        run_binary(cmd, &path, &mut max_rss_kb)
+                    }
                 {
                     failures.push(format!("{what}: routec {cmd}: {f}"));
                 }
             }
         }
     }
-    eprintln!("fuzz: {total} runs, {errors} input errors, slowest {slowest:?}");
+    eprintln!(
+        "fuzz: {total} runs, {errors} input errors, slowest {slowest:?}; \
+         {binary_runs} through routec, max RSS {max_rss_kb} KB"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(
         errors > 0 && errors < total,
@@ -215,19 +222,37 @@ fn every_reader_survives_mutated_inputs() {
     );
 }
 
-/// Runs `routec` on the mutated file; `Some(why)` when it panicked or
-/// exited outside 0–3.
-fn run_binary(cmd: &str, path: &Path) -> Option<String> {
+/// Runs `routec` on the mutated file; `Some(why)` when it panicked, exited
+/// outside 0–3, or (measured through `/usr/bin/time` where there is one)
+/// grew past 1 GB on this under-1-MB input.
+fn run_binary(cmd: &str, path: &Path, max_rss_kb: &mut u64) -> Option<String> {
     let out = tempfile::tempdir().unwrap();
     let line = cmd.replace("{}", &path.display().to_string());
-    let o = std::process::Command::new(assert_cmd::cargo::cargo_bin("routec"))
+    let bin = assert_cmd::cargo::cargo_bin("routec");
+    let time = Path::new("/usr/bin/time");
+    let mut c = if time.exists() {
+        let mut c = std::process::Command::new(time);
+        c.args(["-f", "routec-max-rss-kb %M"]).arg(bin);
+        c
+    } else {
+        std::process::Command::new(bin)
+    };
+    let o = c
         .args(line.split_whitespace())
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("TMPDIR", out.path())
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
+    let rss_kb: u64 = err
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("routec-max-rss-kb "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    *max_rss_kb = (*max_rss_kb).max(rss_kb);
     match o.status.code() {
+        _ if rss_kb > 1 << 20 => Some(format!("{rss_kb} KB of memory")),
         Some(0..=3) if !err.contains("panicked") => None,
         c => Some(format!(
             "exit {c:?}: {}",
