@@ -5,14 +5,15 @@
 //! an order where every step that can fail for want of space or rights
 //! comes first, and the window where old and new files stand side by side
 //! is announced in the manifest:
-//! 1. every new file is synced, then each is given its `.routec-…` name;
+//! 1. every new file is synced, still unnamed;
 //! 2. `routec.manifest` is replaced by one whose first line is
 //!    [`MANIFEST_REPLACING`] and which lists the old and new outputs;
-//! 3. the new files are renamed over the outputs in the set's fixed order,
-//!    and stale outputs removed;
+//! 3. each new file in turn is given a `.routec-…` name and renamed over
+//!    its output, in the set's fixed order; stale outputs are removed;
 //! 4. the manifest is replaced by the new list: the set is whole again.
 //!
-//! A run killed between 2 and 4 leaves the marker: `check`, `diff` and
+//! A `.routec-…` file therefore exists only while the marker does. A run
+//! killed between 2 and 4 leaves the marker (and at most one such file): `check`, `diff` and
 //! `report` refuse the directory (`parse::outdir`), and the next compile,
 //! which removes the `.routec-…` files the kill left, rewrites the set.
 
@@ -41,8 +42,8 @@ impl OutputSet {
         }
         let manifest = OutFile::Manifest.name();
         let marking = self.new_manifest.is_some();
-        // synced while still unnamed (a 1.4 GB dump takes a while), so that
-        // the span in which a kill leaves named files is only the links
+        // synced while still unnamed (a 1.4 GB dump takes a while), before
+        // the manifest is marked
         let mut ready = Vec::new();
         for s in &mut self.staged {
             let Some(tmp) = s.tmp.take() else { continue };
@@ -52,17 +53,15 @@ impl OutputSet {
             tmp.file().sync_data().map_err(|e| Error::io(&s.path, e))?;
             ready.push((s.path.clone(), tmp));
         }
-        let mut named = Vec::with_capacity(ready.len());
-        for (path, tmp) in ready {
-            let tp = tmp.into_named(&self.dir).map_err(|e| Error::io(&path, e))?;
-            named.push((path, tp));
-        }
         let manifest_path = self.dir.join(manifest);
         if marking {
             let text = replacing_text(&self.old_manifest, self.new_manifest.as_deref());
-            crate::io::write_atomic(&manifest_path, |w| w.write_all(text.as_bytes()))?;
+            write_unnamed_first(&self.dir, &manifest_path, &text)?;
         }
-        for (path, tp) in named {
+        // named and renamed one at a time: a named temporary file exists only
+        // while the manifest says the set is being replaced
+        for (path, tmp) in ready {
+            let tp = tmp.into_named(&self.dir).map_err(|e| Error::io(&path, e))?;
             tp.persist(&path).map_err(|e| Error::io(&path, e.error))?;
         }
         for p in &self.stale {
@@ -70,10 +69,22 @@ impl OutputSet {
         }
         if let Some(names) = &self.new_manifest {
             let text: String = names.iter().map(|n| format!("{n}\n")).collect();
-            crate::io::write_atomic(&manifest_path, |w| w.write_all(text.as_bytes()))?;
+            write_unnamed_first(&self.dir, &manifest_path, &text)?;
         }
         Ok(statuses)
     }
+}
+
+/// Replaces `path` with `text` through an unnamed file, named only for the
+/// rename (a kill before leaves nothing).
+fn write_unnamed_first(dir: &std::path::Path, path: &std::path::Path, text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut f = super::staged_file::StagedFile::new_in(dir).map_err(|e| Error::io(path, e))?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| Error::io(path, e))?;
+    let tp = f.into_named(dir).map_err(|e| Error::io(path, e))?;
+    tp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
 }
 
 /// The manifest while outputs are replaced: the marker, then every output
