@@ -75,6 +75,11 @@ pub struct CheckArgs {
     /// OUTDIR/opensm.mcfdbs when --lfts is a directory holding one.
     #[arg(long, value_name = "FILE", conflicts_with = "expect")]
     pub mcfdbs: Option<PathBuf>,
+    /// Fault list applied to TOPO before the check (`formats/faults.md`):
+    /// the tables are checked against the fabric as it is with those
+    /// cables, ports, switches and nodes down.
+    #[arg(long, value_name = "FILE")]
+    pub faults: Option<PathBuf>,
     /// Read topologies as this format instead of detecting it.
     #[arg(long, value_enum)]
     pub format: Option<crate::parse::TopoFormat>,
@@ -95,6 +100,9 @@ pub fn run(args: CheckArgs, g: &Global) -> Result<Outcome> {
     };
     let load = |p: &Path| -> Result<Fabric> { Ok(load_topology_warn(p, &opts, g)?.fabric) };
     let mut actual = load(&args.topology)?;
+    if let Some(path) = &args.faults {
+        actual = crate::parse::faults::load_and_apply(&actual, path)?.0;
+    }
     if let Some(lmc) = args.lmc {
         super::compile::relid_for_lmc(&mut actual, lmc, g)?;
     }

@@ -9,6 +9,8 @@ pub struct Phases {
     current: Option<(&'static str, std::time::Instant)>,
     timings: Vec<Timing>,
     bar: Option<indicatif::ProgressBar>,
+    /// The command named in the spinner's message.
+    command: &'static str,
 }
 
 impl Phases {
@@ -24,7 +26,14 @@ impl Phases {
             current: None,
             timings: Vec::new(),
             bar,
+            command: "compile",
         }
+    }
+
+    /// The same, naming `command` in the spinner (`mcast: assign`).
+    pub fn command(mut self, command: &'static str) -> Self {
+        self.command = command;
+        self
     }
 
     fn end(&mut self) {
@@ -47,7 +56,7 @@ impl Phases {
     pub fn begin(&mut self, stage: &'static str) {
         self.end();
         if let Some(b) = &self.bar {
-            b.set_message(format!("compile: {stage}"));
+            b.set_message(format!("{}: {stage}", self.command));
         }
         self.current = Some((stage, std::time::Instant::now()));
     }

@@ -19,13 +19,13 @@ use crate::io::WriteStatus;
 
 /// One output after rendering.
 #[derive(Debug)]
-struct Staged {
-    name: String,
-    path: PathBuf,
-    len: u64,
+pub(super) struct Staged {
+    pub(super) name: String,
+    pub(super) path: PathBuf,
+    pub(super) len: u64,
     /// The rendered bytes, when they differ from the file on disk.
-    tmp: Option<tempfile::NamedTempFile>,
-    changed: bool,
+    pub(super) tmp: Option<super::staged_file::StagedFile>,
+    pub(super) changed: bool,
 }
 
 /// An output as the report lists it.
@@ -46,21 +46,39 @@ pub struct OutputStatus {
 /// The outputs of one run, staged until [`OutputSet::commit`].
 #[derive(Debug)]
 pub struct OutputSet {
-    dir: PathBuf,
-    check: bool,
-    staged: Vec<Staged>,
+    pub(super) dir: PathBuf,
+    pub(super) check: bool,
+    pub(super) staged: Vec<Staged>,
     /// Files to delete on commit (the other variant of the route image).
-    stale: Vec<PathBuf>,
+    pub(super) stale: Vec<PathBuf>,
+    /// The manifest's lines: the last run's, and this run's once
+    /// [`OutputSet::retire_unlisted`] staged it (`None` before).
+    pub(super) old_manifest: Vec<String>,
+    pub(super) new_manifest: Option<Vec<String>>,
+    /// The directory's lock, held until the set is committed or dropped.
+    pub(super) _lock: Option<std::fs::File>,
 }
 
 impl OutputSet {
-    /// Outputs into `dir`; with `check`, nothing is ever written.
+    /// Outputs into `dir`; with `check`, nothing is ever written. Unless
+    /// `check`, the directory is locked for this run (another run into it
+    /// waits), and the temporary files a killed run left are removed.
     pub fn new(dir: &Path, check: bool) -> Self {
+        use super::staged_file::{lock_dir, sweep_temps};
+        let lock = if check { None } else { lock_dir(dir) };
+        if lock.is_some() {
+            sweep_temps(dir);
+        }
+        let manifest = crate::model::OutFile::Manifest.name();
+        let old = std::fs::read_to_string(dir.join(manifest)).unwrap_or_default();
         OutputSet {
             dir: dir.to_path_buf(),
             check,
             staged: Vec::new(),
             stale: Vec::new(),
+            old_manifest: old.lines().map(str::to_string).collect(),
+            new_manifest: None,
+            _lock: lock,
         }
     }
 
@@ -108,17 +126,17 @@ impl OutputSet {
     pub fn retire_unlisted(&mut self) -> Result<()> {
         use crate::model::OutFile;
         let manifest = OutFile::Manifest.name();
-        let old = std::fs::read_to_string(self.dir.join(manifest)).unwrap_or_default();
         let now: Vec<String> = self.staged.iter().map(|s| s.name.clone()).collect();
-        for line in old.lines() {
+        for line in self.old_manifest.clone() {
             let ours = OutFile::ALL.iter().any(|f| f.name() == line);
-            if ours && !now.iter().any(|n| n == line) {
-                self.remove_stale(line);
+            if ours && !now.contains(&line) {
+                self.remove_stale(&line);
             }
         }
         let mut names = now;
         names.sort();
         let text: String = names.iter().map(|n| format!("{n}\n")).collect();
+        self.new_manifest = Some(names);
         self.stage(manifest, |w| w.write_all(text.as_bytes()))
     }
 
@@ -157,35 +175,6 @@ impl OutputSet {
     /// Paths of every staged output (depfile targets).
     pub fn paths(&self) -> Vec<PathBuf> {
         self.staged.iter().map(|s| s.path.clone()).collect()
-    }
-
-    /// Renames the changed outputs into place (a no-op under `--check`).
-    pub fn commit(self) -> Result<Vec<OutputStatus>> {
-        let mut out = Vec::with_capacity(self.staged.len());
-        for s in self.staged {
-            let status = match s.tmp {
-                Some(tmp) if !self.check => {
-                    tmp.as_file()
-                        .sync_all()
-                        .map_err(|e| Error::io(&s.path, e))?;
-                    tmp.persist(&s.path)
-                        .map_err(|e| Error::io(&s.path, e.error))?;
-                    WriteStatus::Written
-                }
-                _ if s.changed => WriteStatus::Written,
-                _ => WriteStatus::Unchanged,
-            };
-            out.push(OutputStatus {
-                file: s.name,
-                status,
-            });
-        }
-        if !self.check {
-            for p in self.stale {
-                std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
-            }
-        }
-        Ok(out)
     }
 }
 

@@ -9,12 +9,13 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::outputs::CompareWriter;
+use super::staged_file::StagedFile;
 
 pub(super) struct StageWriter {
     dir: PathBuf,
     path: PathBuf,
     cmp: Option<CompareWriter>,
-    tmp: Option<BufWriter<tempfile::NamedTempFile>>,
+    tmp: Option<BufWriter<StagedFile>>,
     /// Bytes rendered so far.
     len: u64,
 }
@@ -33,7 +34,7 @@ impl StageWriter {
     /// Opens the temporary file holding the first `prefix` bytes, which
     /// equal the old file's.
     fn divert(&mut self, prefix: u64) -> io::Result<()> {
-        let mut tmp = BufWriter::with_capacity(1 << 20, crate::io::temp_in(&self.dir)?);
+        let mut tmp = BufWriter::with_capacity(1 << 20, StagedFile::new_in(&self.dir)?);
         if prefix > 0 {
             let old = std::fs::File::open(&self.path)?;
             io::copy(&mut old.take(prefix), &mut tmp)?;
@@ -44,7 +45,7 @@ impl StageWriter {
     }
 
     /// (length, changed, the new bytes when changed).
-    pub fn finish(mut self) -> io::Result<(u64, bool, Option<tempfile::NamedTempFile>)> {
+    pub fn finish(mut self) -> io::Result<(u64, bool, Option<StagedFile>)> {
         if let Some(cmp) = self.cmp.take() {
             let (len, changed) = cmp.finish();
             if !changed {

@@ -2,6 +2,12 @@
 //! write them (`emit`), `check`, `diff` and `report` find them again
 //! (`parse`), so both sides take the names from here.
 
+/// The first line of `routec.manifest` while a compile replaces its
+/// outputs (`emit::commit`): a directory whose manifest starts with it holds
+/// a mix of an old and a new set, and readers refuse it.
+pub const MANIFEST_REPLACING: &str =
+    "# routec: replacing outputs (a compile stopped here: run it again)";
+
 /// A file routec writes into an output directory.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum OutFile {

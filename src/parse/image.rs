@@ -130,6 +130,19 @@ pub fn read_index(bytes: &[u8]) -> Result<ImageIndex, ImageError> {
         HEADER_LEN
     };
     let meta = String::from_utf8_lossy(c.bytes(fixed, meta_len)?).into_owned();
+    let tables = c.u64(field::TABLES)?;
+    super::image_layout::check_header(&super::image_layout::Declared {
+        version,
+        header_len: c.u32(field::HEADER_LEN)? as usize,
+        meta_len,
+        num_switches,
+        num_lids,
+        dir,
+        lid_table,
+        strings,
+        strings_len,
+        tables,
+    })?;
     let header = ImageHeader {
         version,
         meta,
@@ -168,12 +181,17 @@ pub fn read_index(bytes: &[u8]) -> Result<ImageIndex, ImageError> {
         .chunks_exact(8)
         .map(|b| Guid(u64::from_le_bytes(b.try_into().unwrap_or_default())))
         .collect();
-    let vl = if version == VERSION_VL {
-        let section =
-            c.u64(field::VL_SECTION)?..c.u64(field::VL_SECTION)? + c.u64(field::VL_LEN)?;
-        Some(read_vl(&c, section, &switches)?)
+    let vl_section = if version == VERSION_VL {
+        let at = c.u64(field::VL_SECTION)?;
+        Some(at..at.saturating_add(c.u64(field::VL_LEN)?))
     } else {
         None
+    };
+    let rows_end = vl_section.as_ref().map_or(bytes.len(), |s| s.start);
+    super::image_layout::check_directory(&switches, tables, rows_end)?;
+    let vl = match vl_section {
+        Some(section) => Some(read_vl(&c, section, &switches)?),
+        None => None,
     };
     Ok(ImageIndex {
         header,

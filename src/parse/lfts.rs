@@ -17,6 +17,7 @@ use crate::model::{Guid, LFT_BLOCK, Lid, NO_ROUTE, OutFile};
 /// `routes.lft`, `routes.lft.zst` or `opensm-lfts.dump`, in that order), a
 /// route image, or an OpenSM / ibroute text dump, any of them zstd-compressed.
 pub fn read_tables(path: &Path) -> Result<TableSet> {
+    refuse_mixed_set(path)?;
     if path.is_dir() {
         let names = OutFile::TABLES.map(OutFile::name);
         let pick = names
@@ -34,6 +35,41 @@ pub fn read_tables(path: &Path) -> Result<TableSet> {
     }
     let bytes = crate::io::read_input(path)?;
     parse_tables(&path.display().to_string(), bytes)
+}
+
+/// A compile killed while replacing its outputs leaves the marker line
+/// first in `routec.manifest` (`emit::commit`): the directory, or an output
+/// of it, is then a mix of two runs, and is refused rather than read.
+fn refuse_mixed_set(path: &Path) -> Result<()> {
+    let dir = if path.is_dir() {
+        path
+    } else {
+        let ours = path
+            .file_name()
+            .is_some_and(|n| OutFile::ALL.iter().any(|f| n == f.name()));
+        match path.parent() {
+            Some(d) if ours => d,
+            _ => return Ok(()),
+        }
+    };
+    let manifest = dir.join(OutFile::Manifest.name());
+    let Ok(text) = std::fs::read_to_string(&manifest) else {
+        return Ok(());
+    };
+    if text.lines().next() == Some(crate::model::MANIFEST_REPLACING) {
+        return Err(Error::Input(format!(
+            "{}: a compile was stopped while replacing the outputs in {}: they are a mix of \
+             two runs (routec.manifest says so); run the compile again",
+            path.display(),
+            if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            }
+            .display()
+        )));
+    }
+    Ok(())
 }
 
 /// Parses tables from bytes already read; `name` is used in messages.

@@ -7,6 +7,7 @@ pub mod faults;
 pub mod guids;
 pub mod ibnetdiscover;
 pub mod image;
+mod image_layout;
 pub mod lfts;
 pub mod mcast_colours;
 pub mod mcast_groups;
@@ -15,6 +16,7 @@ pub mod report;
 mod text;
 pub mod vl_files;
 pub mod yaml;
+mod yaml_words;
 
 use std::path::Path;
 

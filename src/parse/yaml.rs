@@ -207,10 +207,11 @@ pub(crate) fn syntax_error(
         Some(i) => &msg[..i],
         None => &msg[..],
     };
-    let (found, expected) = match msg.split_once(", expected ") {
-        Some((f, x)) => (f.to_string(), x.to_string()),
-        None => (msg.to_string(), what.to_string()),
-    };
+    let span = e.location().map_or("", |loc| {
+        let (o, l) = byte_span(text, loc);
+        text.get(o..o + l).unwrap_or("")
+    });
+    let (found, expected) = super::yaml_words::in_routec_words(msg, span, what);
     match e.location() {
         Some(loc) => located(file, text, loc, expected, found),
         None => ParseError::at(file, text, 0, 0, expected, found),
@@ -224,7 +225,10 @@ pub(crate) fn from_yaml<T: for<'de> Deserialize<'de>>(
     text: &str,
     what: &str,
 ) -> Result<T, ParseError> {
-    let opts = serde_saphyr::options! { with_snippet: false };
+    let opts = serde_saphyr::options! {
+        with_snippet: false,
+        budget: Some(super::yaml_words::budget(text.len())),
+    };
     serde_saphyr::from_str_with_options(text, opts).map_err(|e| syntax_error(file, text, &e, what))
 }
 
@@ -245,6 +249,8 @@ struct Pending<'d> {
 struct Topology<'a> {
     file: &'a str,
     text: &'a str,
+    /// Where each LID was given, so that a clash names both places.
+    lids_seen: std::cell::RefCell<HashMap<Lid, Location>>,
 }
 
 /// A resolved link end: node, port, and where it was written.
@@ -255,7 +261,11 @@ type ResolvedLink = ([End; 2], [(Width, Speed); 2]);
 
 impl<'a> Topology<'a> {
     fn new(file: &'a str, text: &'a str) -> Self {
-        Topology { file, text }
+        Topology {
+            file,
+            text,
+            lids_seen: Default::default(),
+        }
     }
 
     fn err(
@@ -591,11 +601,38 @@ impl<'a> Topology<'a> {
                     l.value.to_string(),
                 ));
             }
+            self.claim_lids(&l, lmc)?;
             let slot = b
                 .port_mut(n, port)
                 .map_err(|e| self.err(l.referenced, "a port of the node", e.to_string()))?;
             slot.lid = l.value;
             slot.lmc = lmc;
+        }
+        Ok(())
+    }
+
+    /// Records the LIDs `l` (with `lmc`) covers; a LID given twice is an
+    /// error at the second place, with the first (it used to surface only
+    /// when routing, with no file or line).
+    fn claim_lids(&self, l: &Spanned<Lid>, lmc: u8) -> Result<(), ParseError> {
+        if l.value == 0 || l.value > MAX_UNICAST_LID {
+            return Ok(());
+        }
+        let mut seen = self.lids_seen.borrow_mut();
+        let top = (u32::from(l.value) + (1u32 << lmc) - 1).min(u32::from(MAX_UNICAST_LID));
+        for lid in u32::from(l.value)..=top {
+            let lid = lid as Lid;
+            if let Some(first) = seen.insert(lid, l.referenced) {
+                return Err(self.secondary(
+                    self.err(
+                        l.referenced,
+                        "a LID no other port has",
+                        format!("LID {lid}, already given"),
+                    ),
+                    first,
+                    "first given here",
+                ));
+            }
         }
         Ok(())
     }

@@ -4,6 +4,7 @@
 mod common;
 mod doc_blocks;
 mod fabric_eq;
+mod fuzz;
 
 mod check_cli;
 mod convert;
@@ -15,6 +16,9 @@ mod faults;
 mod generators;
 mod guid_files;
 mod hardening;
+mod hardening_exit_codes;
+mod hardening_formats;
+mod hardening_outdir;
 mod ibdmchk;
 mod ibdmchk_vl;
 mod image;

@@ -253,6 +253,11 @@ fn awkward_descriptions_survive_the_writer() {
     fabric_eq::assert_same_fabric(&f, &g);
 }
 
+/// A random LID `lid` in 0..40 made unique to node `i` (0 stays "none").
+fn unique_lid(lid: u16, i: usize) -> u16 {
+    if lid == 0 { 0 } else { lid + 40 * i as u16 }
+}
+
 /// A small random fabric: switches and CAs with random cables, LIDs,
 /// rates and descriptions.
 fn arb_fabric() -> impl Strategy<Value = Fabric> {
@@ -274,7 +279,8 @@ fn arb_fabric() -> impl Strategy<Value = Fabric> {
                         d.clone(),
                     ))
                     .unwrap();
-                b.port_mut(n, 0).unwrap().lid = *lid;
+                // LIDs unique (or 0): a LID given twice is a YAML input error
+                b.port_mut(n, 0).unwrap().lid = unique_lid(*lid, i);
                 nodes.push((n, *ports));
             }
             for (i, (ports, d, lid)) in cas.iter().enumerate() {
@@ -286,7 +292,7 @@ fn arb_fabric() -> impl Strategy<Value = Fabric> {
                         d.clone(),
                     ))
                     .unwrap();
-                b.port_mut(n, 1).unwrap().lid = *lid;
+                b.port_mut(n, 1).unwrap().lid = unique_lid(*lid, 5 + i);
                 nodes.push((n, *ports));
             }
             let rates = [

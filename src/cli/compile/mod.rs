@@ -128,7 +128,10 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
         vls,
         ..job.route.clone()
     };
-    let mut routing = job.engine.route(&fabric, &lids, &route_opts)?;
+    let mut routing = job
+        .engine
+        .route(&fabric, &lids, &route_opts)
+        .map_err(|e| name_roots_file(e, &job.roots))?;
     if let Some(own) = &routing.lids {
         // The engine gave ports LIDs of its own (e.g. an escape LID): every
         // later stage and output uses them.
@@ -212,6 +215,20 @@ fn usable_vls(fabric: &Fabric, vls: u8) -> u8 {
         .filter_map(|&n| fabric.node(n).op_vls)
         .min();
     fewest.map_or(vls, |f| f.min(vls))
+}
+
+/// The engine knows no file: an error about "the root file" gets its
+/// name, so that it reads like every other input error (issue 11, item 23).
+fn name_roots_file(
+    mut e: crate::route::RouteError,
+    roots: &RootsSource,
+) -> crate::route::RouteError {
+    if let RootsSource::File(p) = roots {
+        e.message = e
+            .message
+            .replace("the root file", &format!("root file {}", p.display()));
+    }
+    e
 }
 
 /// Every input file read, with its role, for the report and the depfile.

@@ -10,7 +10,8 @@ use crate::cli::common::Global;
 use crate::cli::phases::Phases;
 use crate::cli::{Outcome, mcast};
 use crate::emit::image_vl::ImageVl;
-use crate::emit::outputs::OutputSet;
+use crate::emit::make_files;
+use crate::emit::outputs::{self, OutputSet};
 use crate::emit::{fdbs, image, report, vl};
 use crate::error::{Error, Result};
 use crate::model::OutFile;
@@ -55,14 +56,18 @@ pub(super) fn write_outputs(
         phases.finish();
         return Ok(check_outcome(&set, g));
     }
+    // depfile and stamp are made ready first: either all of it lands or none
+    let inputs: Vec<PathBuf> = run.inputs.iter().map(|(_, p)| p.clone()).collect();
+    let dep = match &args.depfile {
+        Some(p) => make_files::prepare_depfile(p, &outputs::depfile(&targets, &inputs))?,
+        None => make_files::Prepared::Nothing,
+    };
+    let stamp = match &args.stamp {
+        Some(p) => make_files::prepare_stamp(p)?,
+        None => make_files::Prepared::Nothing,
+    };
     let statuses = set.commit()?;
-    if let Some(dep) = &args.depfile {
-        let inputs: Vec<PathBuf> = run.inputs.iter().map(|(_, p)| p.clone()).collect();
-        crate::io::write_if_changed(
-            dep,
-            crate::emit::outputs::depfile(&targets, &inputs).as_bytes(),
-        )?;
-    }
+    dep.land()?;
     let timings = phases.finish();
     if let Some(path) = &args.timings {
         let log = report::RunLog {
@@ -73,9 +78,7 @@ pub(super) fn write_outputs(
         let bytes = report::to_json(&log).map_err(|e| Error::io(path, e))?;
         crate::io::write_atomic(path, |w| w.write_all(&bytes))?;
     }
-    if let Some(stamp) = &args.stamp {
-        crate::emit::outputs::touch(stamp)?;
-    }
+    stamp.land()?;
     Ok(Outcome::Clean)
 }
 

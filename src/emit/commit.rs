@@ -1,0 +1,108 @@
+//! Committing an output set so that a kill at any moment leaves no set a
+//! reader takes for consistent (issue 11, items 6–7).
+//!
+//! Renaming several files is not atomic as a whole. So the commit runs in
+//! an order where every step that can fail for want of space or rights
+//! comes first, and the window where old and new files stand side by side
+//! is announced in the manifest:
+//! 1. every new file is synced, still unnamed;
+//! 2. `routec.manifest` is replaced by one whose first line is
+//!    [`MANIFEST_REPLACING`] and which lists the old and new outputs;
+//! 3. each new file in turn is given a `.routec-…` name and renamed over
+//!    its output, in the set's fixed order; stale outputs are removed;
+//! 4. the manifest is replaced by the new list: the set is whole again.
+//!
+//! A `.routec-…` file therefore exists only while the marker does. A run
+//! killed between 2 and 4 leaves the marker (and at most one such file): `check`, `diff` and
+//! `report` refuse the directory (`parse::outdir`), and the next compile,
+//! which removes the `.routec-…` files the kill left, rewrites the set.
+
+use super::outputs::{OutputSet, OutputStatus};
+use crate::error::{Error, Result};
+use crate::io::WriteStatus;
+use crate::model::{MANIFEST_REPLACING, OutFile};
+
+impl OutputSet {
+    /// Renames the changed outputs into place (a no-op under `--check`).
+    pub fn commit(mut self) -> Result<Vec<OutputStatus>> {
+        let statuses: Vec<OutputStatus> = self
+            .staged
+            .iter()
+            .map(|s| OutputStatus {
+                file: s.name.clone(),
+                status: if s.changed {
+                    WriteStatus::Written
+                } else {
+                    WriteStatus::Unchanged
+                },
+            })
+            .collect();
+        if self.check || !self.would_change() {
+            return Ok(statuses);
+        }
+        let manifest = OutFile::Manifest.name();
+        let marking = self.new_manifest.is_some();
+        // synced while still unnamed (a 1.4 GB dump takes a while), before
+        // the manifest is marked
+        let mut ready = Vec::new();
+        for s in &mut self.staged {
+            let Some(tmp) = s.tmp.take() else { continue };
+            if marking && s.name == manifest {
+                continue; // written last, below
+            }
+            tmp.file().sync_data().map_err(|e| Error::io(&s.path, e))?;
+            ready.push((s.path.clone(), tmp));
+        }
+        let manifest_path = self.dir.join(manifest);
+        if marking {
+            let text = replacing_text(&self.old_manifest, self.new_manifest.as_deref());
+            write_unnamed_first(&self.dir, &manifest_path, &text)?;
+        }
+        // named and renamed one at a time: a named temporary file exists only
+        // while the manifest says the set is being replaced
+        for (path, tmp) in ready {
+            let tp = tmp.into_named(&self.dir).map_err(|e| Error::io(&path, e))?;
+            tp.persist(&path).map_err(|e| Error::io(&path, e.error))?;
+        }
+        for p in &self.stale {
+            std::fs::remove_file(p).map_err(|e| Error::io(p, e))?;
+        }
+        if let Some(names) = &self.new_manifest {
+            let text: String = names.iter().map(|n| format!("{n}\n")).collect();
+            write_unnamed_first(&self.dir, &manifest_path, &text)?;
+        }
+        Ok(statuses)
+    }
+}
+
+/// Replaces `path` with `text` through an unnamed file, named only for the
+/// rename (a kill before leaves nothing).
+fn write_unnamed_first(dir: &std::path::Path, path: &std::path::Path, text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut f = super::staged_file::StagedFile::new_in(dir).map_err(|e| Error::io(path, e))?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| Error::io(path, e))?;
+    let tp = f.into_named(dir).map_err(|e| Error::io(path, e))?;
+    tp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
+}
+
+/// The manifest while outputs are replaced: the marker, then every output
+/// of the old and the new set (so that a later run still retires the old
+/// ones if this one is killed).
+fn replacing_text(old: &[String], new: Option<&[String]>) -> String {
+    let mut names: Vec<&str> = old
+        .iter()
+        .map(String::as_str)
+        .chain(new.unwrap_or_default().iter().map(String::as_str))
+        .filter(|l| OutFile::ALL.iter().any(|f| f.name() == *l))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut text = format!("{MANIFEST_REPLACING}\n");
+    for n in names {
+        text += n;
+        text.push('\n');
+    }
+    text
+}
