@@ -80,6 +80,9 @@ pub struct CheckArgs {
     /// cables, ports, switches and nodes down.
     #[arg(long, value_name = "FILE")]
     pub faults: Option<PathBuf>,
+    /// CAs that are not compute nodes (node or port GUIDs), as in compile.
+    #[arg(long, value_name = "FILE")]
+    pub service_nodes: Option<PathBuf>,
     /// Read topologies as this format instead of detecting it.
     #[arg(long, value_enum)]
     pub format: Option<crate::parse::TopoFormat>,
@@ -102,6 +105,9 @@ pub fn run(args: CheckArgs, g: &Global) -> Result<Outcome> {
     let mut actual = load(&args.topology)?;
     if let Some(path) = &args.faults {
         actual = crate::parse::faults::load_and_apply(&actual, path)?.0;
+    }
+    if let Some(path) = &args.service_nodes {
+        super::common::mark_service_nodes(&mut actual, path)?;
     }
     if let Some(lmc) = args.lmc {
         super::compile::relid_for_lmc(&mut actual, lmc, g)?;

@@ -91,7 +91,7 @@ impl TopoArgs {
 
 /// `--service-nodes FILE`: every GUID must name a CA (by node or port
 /// GUID); a switch, or a GUID the fabric lacks, is an input error.
-fn mark_service_nodes(fabric: &mut Fabric, path: &std::path::Path) -> Result<()> {
+pub(super) fn mark_service_nodes(fabric: &mut Fabric, path: &std::path::Path) -> Result<()> {
     for g in parse::guids::load_guid_file(path)? {
         let node = fabric
             .node_by_guid(g)

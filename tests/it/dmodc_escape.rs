@@ -333,7 +333,7 @@ fn service_nodes_file_stands_in_for_the_description_rule() {
             "--vls",
             "2",
             "--emit",
-            "opensm,fdbs",
+            "image,opensm,fdbs",
             "-o",
             out.to_str().unwrap(),
         ]);
@@ -353,6 +353,13 @@ fn service_nodes_file_stands_in_for_the_description_rule() {
         "listed",
     );
     assert_eq!(builtin, listed);
+    let check = |extra: &[&str]| {
+        let mut a = vec!["check", renamed.to_str().unwrap(), "--lfts"];
+        a.push(dir.join("listed").to_str().unwrap().to_owned().leak());
+        a.extend_from_slice(extra);
+        routec(&a, Path::new(ROOT)).0
+    };
+    assert_eq!(check(&["--service-nodes", list.to_str().unwrap()]), 0);
     let (code, _) = routec(
         &[
             "compile",
