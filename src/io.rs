@@ -64,11 +64,37 @@ pub fn temp_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     b.tempfile_in(dir)
 }
 
-/// Writes `path` atomically with `fill` (temporary file + rename).
+/// Whether `path` (links followed) is something other than a regular file
+/// or a directory: `/dev/null`, `/dev/stdout`, a FIFO, a terminal. Such a
+/// path is written into, never replaced by a rename — as root, a rename
+/// onto `-o /dev/null` would put a regular file in place of the device.
+pub fn is_special(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// Writes `fill` straight into an existing special file ([`is_special`]).
+pub fn write_into(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    let f = fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
+    fill(&mut w).map_err(|e| Error::io(path, e))?;
+    w.flush().map_err(|e| Error::io(path, e))
+}
+
+/// Writes `path` atomically with `fill` (temporary file + rename), or
+/// straight into it when it is a device or a pipe ([`is_special`]).
 pub fn write_atomic(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
+    if is_special(path) {
+        return write_into(path, fill);
+    }
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())

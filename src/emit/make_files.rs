@@ -21,10 +21,19 @@ pub enum Prepared {
     Replace(PathBuf, StagedFile),
     /// An existing stamp, open for writing: its mtime is set.
     Touch(PathBuf, File),
+    /// Bytes for a device or a pipe (`--depfile /dev/stdout`), written
+    /// into it: a rename would replace the device.
+    Stream(PathBuf, Vec<u8>),
 }
 
 /// The depfile with `text`, unless it already holds exactly that.
 pub fn prepare_depfile(path: &Path, text: &str) -> Result<Prepared> {
+    if crate::io::is_special(path) {
+        return Ok(Prepared::Stream(
+            path.to_path_buf(),
+            text.as_bytes().to_vec(),
+        ));
+    }
     if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(Prepared::Nothing);
     }
@@ -36,6 +45,9 @@ pub fn prepare_depfile(path: &Path, text: &str) -> Result<Prepared> {
 
 /// The stamp: opened for writing when it exists, else an empty new file.
 pub fn prepare_stamp(path: &Path) -> Result<Prepared> {
+    if crate::io::is_special(path) {
+        return Ok(Prepared::Nothing);
+    }
     match std::fs::OpenOptions::new().append(true).open(path) {
         Ok(f) => Ok(Prepared::Touch(path.to_path_buf(), f)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -51,6 +63,7 @@ impl Prepared {
     pub fn land(self) -> Result<()> {
         match self {
             Prepared::Nothing => Ok(()),
+            Prepared::Stream(path, bytes) => crate::io::write_into(&path, |w| w.write_all(&bytes)),
             Prepared::Touch(path, f) => f
                 .set_modified(std::time::SystemTime::now())
                 .map_err(|e| Error::io(&path, e)),
