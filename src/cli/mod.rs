@@ -11,6 +11,7 @@ mod info;
 mod mcast;
 mod phases;
 mod report;
+mod shell;
 
 use std::process::ExitCode;
 
@@ -48,6 +49,11 @@ pub enum Command {
     Diff(diff::DiffArgs),
     /// Build multicast trees and MFT colours for a groups file.
     Mcast(mcast::McastArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(shell::CompletionsArgs),
+    /// Write the manual pages (roff), generated from the same definitions
+    /// as --help.
+    Man(shell::ManArgs),
 }
 
 /// How a successful run ended (see `formats/exit-codes.md`).
@@ -87,6 +93,8 @@ pub fn run(cli: Cli) -> crate::Result<Outcome> {
         Command::Report(a) => report::run(a, g),
         Command::Diff(a) => diff::run(a, g),
         Command::Mcast(a) => mcast::run(a, g),
+        Command::Completions(a) => shell::completions(a),
+        Command::Man(a) => shell::man(a),
     }
 }
 

@@ -32,6 +32,11 @@ fn every_documented_exit_code_of_every_subcommand() {
         ("--help", 0),
         ("--version", 0),
         ("no-such-command", 2),
+        // completions and manual pages
+        ("completions bash", 0),
+        ("completions tcsh", 2),
+        ("man --dir D/man", 0),
+        ("man --dir /proc/routec-man", 2),
         // info
         (&format!("info {FT2}"), 0),
         ("info D/missing.topo", 2),

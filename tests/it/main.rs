@@ -35,6 +35,7 @@ mod parse_ibnetdiscover;
 mod pgft;
 mod pins;
 mod quality;
+mod shell_docs;
 mod sssp;
 mod verify;
 mod vl_layering;
