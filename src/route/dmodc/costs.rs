@@ -103,26 +103,3 @@ pub fn compute(r: &Ranked) -> Costs {
         up_arity,
     }
 }
-
-/// Leaf pairs `(l, l')` with no up–down path (§4.1), in row-major order:
-/// the count and the first `keep`.
-pub fn unreachable_leaf_pairs(
-    costs: &Costs,
-    num_leaves: usize,
-    keep: usize,
-) -> (usize, Vec<(usize, usize)>) {
-    let mut count = 0;
-    let mut first = Vec::new();
-    for l in 0..num_leaves {
-        let row = &costs.row(l)[..num_leaves];
-        for (m, &v) in row.iter().enumerate() {
-            if v == INF {
-                count += 1;
-                if first.len() < keep {
-                    first.push((l, m));
-                }
-            }
-        }
-    }
-    (count, first)
-}

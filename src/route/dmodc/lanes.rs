@@ -119,17 +119,17 @@ pub fn place(
         pairs.shown()
     );
     if l.unplaced > 0 {
-        let tried = if vls < 2 { 15 } else { vls };
         return Err(RouteError {
-            message: format!(
-                "{what}; their escape paths fit on no {tried} VLs without a credit loop"
-            ),
+            message: format!("{what}; their escape paths fit on no 15 VLs without a credit loop"),
             help: Some("restore failed links or switches, or route with another engine".into()),
         });
     }
     if vls < l.plan.vls {
         return Err(RouteError {
-            message: format!("{what}; they need escape paths on another VL and --vls is {vls}"),
+            message: format!(
+                "{what}; with their escape paths the routing needs {} VLs and --vls is {vls}",
+                l.plan.vls
+            ),
             help: Some(format!(
                 "--vls {} routes them (up-down paths on VL 0, escape paths on VLs 1..{})",
                 l.plan.vls,
