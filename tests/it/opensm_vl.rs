@@ -202,16 +202,7 @@ fn ibdmchk_loops(c: &Case, psl: &str) -> bool {
         .arg(d)
         .output()
         .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    match (
-        text.contains("-E- credit loops in routing"),
-        text.contains("-I- no credit loops found"),
-    ) {
-        (true, _) => true,
-        (false, true) => false,
-        _ => panic!("ibdmchk gave no verdict:\n{text}"),
-    }
+    crate::common::ibdmchk_verdict(&out)
 }
 
 #[test]
