@@ -31,8 +31,10 @@ use super::topo::{Link, Topo};
 use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE};
 
 mod diversity;
+mod memo;
 mod report;
 pub use diversity::{PathDiversity, path_diversity};
+use memo::RouteMemo;
 pub use report::*;
 
 /// Which patterns to evaluate.
@@ -84,6 +86,8 @@ pub(crate) struct Walker<'a> {
     pub leaf: Vec<u32>,
     pub leaf_port: Vec<u8>,
     pub lid: Vec<u16>,
+    /// Every (leaf, destination) route, once [`Walker::memoize`] built it.
+    memo: Option<RouteMemo>,
 }
 
 impl<'a> Walker<'a> {
@@ -112,6 +116,26 @@ impl<'a> Walker<'a> {
             leaf,
             leaf_port,
             lid,
+            memo: None,
+        }
+    }
+
+    /// Walks every (leaf, destination) route once and keeps them for the
+    /// passes (see `memo.rs`); a no-op above the memo's size bound.
+    pub fn memoize(&mut self) {
+        self.memo = RouteMemo::build(self);
+    }
+
+    /// The route from switch `from` to order node `dst` and its
+    /// switch-to-switch slots, from the memo or walked into `path`.
+    #[inline]
+    fn route<'s>(&'s self, from: u32, dst: usize, path: &'s mut Vec<u32>) -> (Fate, &'s [u32]) {
+        match &self.memo {
+            Some(m) => m.route(from, dst),
+            None => {
+                let f = self.walk(from, dst, path);
+                (f, &path[..])
+            }
         }
     }
 
@@ -159,15 +183,22 @@ impl<'a> Walker<'a> {
 }
 
 /// Per-task scratch of the permutation pass.
+///
+/// Switch-to-switch loads are only added up during a permutation and their
+/// maximum taken by one scan at the end: the increments of a route then do
+/// not wait on each other. Host links (switch → CA slots and the CA → switch
+/// slots after them) are counted apart in `host`.
 struct Scratch {
     load: Vec<u32>,
+    host: Vec<u32>,
     path: Vec<u32>,
 }
 
 impl Scratch {
-    fn new(slots: usize) -> Self {
+    fn new(w: &Walker) -> Self {
         Scratch {
-            load: vec![0; slots],
+            load: vec![0; w.switch_slots()],
+            host: vec![0; w.switch_slots() + w.lid.len()],
             path: Vec::new(),
         }
     }
@@ -175,23 +206,25 @@ impl Scratch {
 
 /// Routes the permutation `dest` (fixed points skipped: they use no link).
 fn permutation(w: &Walker, sc: &mut Scratch, dest: impl Fn(usize) -> usize) -> PermLoad {
-    sc.load.fill(0);
     let up_base = w.switch_slots();
     let mut r = PermLoad::default();
+    let Scratch { load, host, path } = sc;
     for i in 0..w.lid.len() {
         let j = dest(i);
         if i == j {
             continue;
         }
-        match w.walk(w.leaf[i], j, &mut sc.path) {
+        let (fate, slots) = match &w.memo {
+            Some(m) => m.route_from_node(i, j),
+            None => (w.walk(w.leaf[i], j, path), &path[..]),
+        };
+        match fate {
             Fate::Delivered { down, .. } => {
-                for &s in &sc.path {
-                    let v = &mut sc.load[s as usize];
-                    *v += 1;
-                    r.max_switch = r.max_switch.max(*v);
+                for &s in slots {
+                    load[s as usize] += 1;
                 }
                 for s in [up_base + i, down as usize] {
-                    let v = &mut sc.load[s];
+                    let v = &mut host[s];
                     *v += 1;
                     r.max_host = r.max_host.max(*v);
                 }
@@ -200,6 +233,9 @@ fn permutation(w: &Walker, sc: &mut Scratch, dest: impl Fn(usize) -> usize) -> P
             Fate::OverHopLimit => r.over_hop_limit += 1,
         }
     }
+    r.max_switch = load.iter().copied().max().unwrap_or(0);
+    load.fill(0);
+    host.fill(0);
     r
 }
 
@@ -217,11 +253,10 @@ fn permutations<F>(w: &Walker, count: usize, dest: F) -> Vec<PermLoad>
 where
     F: Fn(usize, usize) -> usize + Sync,
 {
-    let slots = w.switch_slots() + w.lid.len();
     (0..count)
         .into_par_iter()
         .map_init(
-            || Scratch::new(slots),
+            || Scratch::new(w),
             |sc, p| permutation(w, sc, |i| dest(p, i)),
         )
         .collect()
@@ -231,7 +266,11 @@ where
 /// (`per_shift[k−1]` is shift k).
 pub(crate) fn shifts(w: &Walker) -> Vec<PermLoad> {
     let n = w.lid.len();
-    permutations(w, n.saturating_sub(1), |p, i| (i + p + 1) % n)
+    // i + k < 2N: one subtraction instead of a division per pair.
+    permutations(w, n.saturating_sub(1), |p, i| {
+        let j = i + p + 1;
+        if j >= n { j - n } else { j }
+    })
 }
 
 /// `samples` uniform random permutations; sample j is a Fisher–Yates
@@ -240,11 +279,10 @@ pub(crate) fn shifts(w: &Walker) -> Vec<PermLoad> {
 /// sample j does not depend on how many are asked for.
 pub(crate) fn random(w: &Walker, samples: usize, seed: u64) -> Vec<PermLoad> {
     let n = w.lid.len();
-    let slots = w.switch_slots() + n;
     (0..samples)
         .into_par_iter()
         .map_init(
-            || (Scratch::new(slots), Vec::with_capacity(n)),
+            || (Scratch::new(w), Vec::with_capacity(n)),
             |(sc, perm), j| {
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 rng.set_stream(j as u64);
@@ -329,10 +367,11 @@ pub(crate) fn all_to_all(w: &Walker) -> A2aSums {
                 acc.unrouted += unattached - u64::from(w.leaf[d] == u32::MAX);
                 for &l in &leaves {
                     let c = on_leaf[l as usize] - u64::from(w.leaf[d] == l);
-                    match w.walk(l, d, &mut acc.path) {
+                    let (fate, slots) = w.route(l, d, &mut acc.path);
+                    match fate {
                         Fate::Delivered { hops, down } => {
                             acc.reached[l as usize] += 1;
-                            for &s in &acc.path {
+                            for &s in slots {
                                 acc.load[s as usize] += c;
                             }
                             acc.load[down as usize] += c;
@@ -356,7 +395,7 @@ pub(crate) fn all_to_all(w: &Walker) -> A2aSums {
         .map(|i| match w.leaf[i] {
             u32::MAX => 0,
             l => {
-                let own = matches!(w.walk(l, i, &mut path), Fate::Delivered { .. });
+                let own = matches!(w.route(l, i, &mut path).0, Fate::Delivered { .. });
                 acc.reached[l as usize] - u64::from(own)
             }
         })
@@ -373,3 +412,6 @@ pub(crate) fn all_to_all(w: &Walker) -> A2aSums {
         over_hop_limit: acc.over,
     }
 }
+
+#[cfg(test)]
+mod tests;

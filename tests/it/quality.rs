@@ -396,3 +396,48 @@ fn format_example_parses_and_matches_the_output_shape() {
     }
     assert_eq!(shape(&example), shape(&real));
 }
+
+/// Routes of up to 6 switch links (a 6×6 torus under min-hop) do not fit the
+/// route memo's first width: the second build must agree with the tracer
+/// too; and a routing loop is counted over the hop limit, as the tracer
+/// counts it failed.
+#[test]
+fn long_routes_and_loops_agree_with_the_pair_tracer() {
+    use routec::generate::torus::{TorusSpec, torus};
+    use routec::model::SwIdx;
+    let spec = TorusSpec {
+        dims: vec![6, 6],
+        wrap: true,
+        hosts: 2,
+    };
+    let f = torus(&spec).unwrap();
+    let lids = LidMap::new(&f).unwrap();
+    let mut t = routec::route::minhop::MinHop
+        .route(&f, &lids, &RouteOptions::default())
+        .unwrap()
+        .lfts;
+    let r = agrees_with_the_pair_tracer(&f, &t);
+    assert_eq!(r.hops.max, 6, "a 6x6 torus has routes of 6 switch links");
+    // Switches 0 and 1 (neighbours) forward the first host's LID to each
+    // other.
+    let nodes = topological_nodes(&f);
+    let lid = f.port(nodes[0].node, nodes[0].port).lid;
+    let port_to = |from: u32, to: u32| {
+        let (n, m) = (f.switch_node(SwIdx(from)), f.switch_node(SwIdx(to)));
+        (1..f.ports(n).len() as u8)
+            .find(|&p| f.peer(n, p).map(|q| q.node) == Some(m))
+            .unwrap()
+    };
+    t.set(0, lid, port_to(0, 1));
+    t.set(1, lid, port_to(1, 0));
+    let r = report(&f, &t, &nodes);
+    let slow = shift_congestion(&f, &lids, &t, &nodes);
+    // (The tracer also loads the looping links; the report adds no load
+    // for a pair it cannot deliver, so only the counts compare.)
+    let s = r.shift.unwrap();
+    assert!(s.over_hop_limit_pairs > 0);
+    assert_eq!(
+        s.over_hop_limit_pairs + s.unrouted_pairs,
+        slow.failed as u64
+    );
+}

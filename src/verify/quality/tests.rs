@@ -1,0 +1,97 @@
+//! The route memo (`memo.rs`) against walking every pair through the tables:
+//! the same loads, pair counts and hops, for any tables — random ones on a
+//! ring with chords, which deliver some routes after many links (the memo's
+//! second, wider build), loop on others and hit holes.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::{Walker, all_to_all, random, shifts};
+use crate::model::lids::assign_missing_lids;
+use crate::model::{Fabric, FabricBuilder, Guid, Lfts, LidMap, NO_ROUTE, NodeKind, NodeSpec};
+use crate::verify::congestion::topological_nodes;
+
+/// Switches 0..8 in a ring (port 3 → next, 4 → previous, 5 → the switch
+/// four ahead), two hosts on ports 1–2 of each.
+fn ring() -> Fabric {
+    let mut b = FabricBuilder::new();
+    let sw: Vec<_> = (0..8u64)
+        .map(|i| {
+            let spec = NodeSpec::new(NodeKind::Switch, Guid(0x10 + i), 5, format!("s{i}"));
+            b.add_node(spec).unwrap()
+        })
+        .collect();
+    for i in 0..8 {
+        b.connect(sw[i], 3, sw[(i + 1) % 8], 4).unwrap();
+        if i < 4 {
+            b.connect(sw[i], 5, sw[i + 4], 5).unwrap();
+        }
+        for p in 1..=2u8 {
+            let g = 0x100 + 2 * i as u64 + p as u64;
+            let h = b
+                .add_node(NodeSpec::new(NodeKind::Ca, Guid(g), 1, format!("h{g:x}")))
+                .unwrap();
+            b.port_mut(h, 1).unwrap().guid = Guid(g + 0x1000);
+            b.connect(h, 1, sw[i], p).unwrap();
+        }
+    }
+    let mut f = b.build();
+    assign_missing_lids(&mut f).unwrap();
+    f
+}
+
+/// At a host's own switch its port (mostly), elsewhere a random ring or
+/// chord port, and now and then a hole: random walks that end.
+fn random_tables(f: &Fabric, seed: u64) -> Lfts {
+    let lids = LidMap::new(f).unwrap();
+    let mut t = Lfts::new(f.num_switches(), lids.max_lid());
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for e in topological_nodes(f) {
+        let lid = f.port(e.node, e.port).lid;
+        let leaf = f.peer(e.node, e.port).unwrap();
+        let leaf_ix = f.switch_index(leaf.node).unwrap().ix();
+        for s in 0..f.num_switches() {
+            let p = match rng.random_range(0..16u8) {
+                0 => NO_ROUTE,
+                _ if s == leaf_ix && rng.random_bool(0.7) => leaf.port,
+                r => 3 + r % 3,
+            };
+            t.set(s, lid, p);
+        }
+    }
+    t
+}
+
+#[test]
+fn the_route_memo_and_the_walk_agree_on_any_tables() {
+    let f = ring();
+    let lids = LidMap::new(&f).unwrap();
+    let nodes = topological_nodes(&f);
+    let (mut longest, mut holes, mut loops) = (0, 0, 0);
+    for seed in 0..20 {
+        let t = random_tables(&f, seed);
+        let walked = Walker::new(&f, &lids, &t, &nodes, 64);
+        let mut memo = Walker::new(&f, &lids, &t, &nodes, 64);
+        memo.memoize();
+        assert!(memo.memo.is_some(), "a small fabric is memoized");
+        assert_eq!(shifts(&memo), shifts(&walked), "seed {seed}");
+        assert_eq!(random(&memo, 5, seed), random(&walked, 5, seed));
+        let (a, b) = (all_to_all(&memo), all_to_all(&walked));
+        assert_eq!((&a.load, &a.up, &a.hops), (&b.load, &b.up, &b.hops));
+        assert_eq!(
+            (a.unrouted, a.over_hop_limit),
+            (b.unrouted, b.over_hop_limit)
+        );
+        longest = longest.max(a.hops.len().saturating_sub(1));
+        holes += a.unrouted;
+        loops += a.over_hop_limit;
+    }
+    assert!(
+        longest > 4,
+        "some routes need the wider memo (longest {longest})"
+    );
+    assert!(
+        holes > 0 && loops > 0,
+        "{holes} unrouted, {loops} looping pairs"
+    );
+}
