@@ -12,6 +12,7 @@ mod diff;
 mod diff_plan;
 mod dmodc;
 mod dmodc_escape;
+mod dmodc_escape_lengths;
 mod faults;
 mod generators;
 mod guid_files;
