@@ -11,6 +11,7 @@ mod convert;
 mod diff;
 mod diff_plan;
 mod dmodc;
+mod dmodc_balance;
 mod dmodc_escape;
 mod dmodc_escape_lengths;
 mod faults;
