@@ -65,6 +65,22 @@ impl Escape {
     pub fn needed(&self, t: usize) -> bool {
         self.toward(t).is_some()
     }
+
+    /// Number of targets with escape lengths (columns of [`Escape::row`]).
+    pub fn columns(&self) -> usize {
+        self.k
+    }
+
+    /// The column of target `t` in [`Escape::row`], if it has one.
+    pub fn column(&self, t: usize) -> Option<usize> {
+        let col = *self.col.get(t)?;
+        (col != u32::MAX).then_some(col as usize)
+    }
+
+    /// e[s] toward every target that has escape lengths, by column.
+    pub fn row(&self, s: usize) -> &[u8] {
+        &self.len[s * self.k..(s + 1) * self.k]
+    }
 }
 
 /// The targets some switch has no up–down path to, then their escape
