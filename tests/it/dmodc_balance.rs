@@ -194,8 +194,13 @@ fn run_osm() -> PathBuf {
 
 #[test]
 fn opensm_minhop_reproduces_its_pinned_figures() {
-    let usable = run_osm().exists() && have("opensm") && have("ibsim");
-    if !crate::common::peer("opensm over ibsim (run_osm.sh)", usable) {
+    // The harness lives beside the repository on the development machine,
+    // not in it: without it there is nothing to run, CI or not.
+    if !run_osm().exists() {
+        eprintln!("SKIPPED: no OpenSM harness at {}", run_osm().display());
+        return;
+    }
+    if !crate::common::peer("opensm and ibsim", have("opensm") && have("ibsim")) {
         return;
     }
     let rows = rows();
