@@ -49,6 +49,11 @@ pub struct Scratch {
     cand: Vec<u8>,
     up_groups: Vec<u8>,
     down_groups: Vec<u8>,
+    /// Escape candidates of the row per escape column ([`Escape::row`]):
+    /// how many, the first one; filled on the row's first escape entry.
+    esc_count: Vec<u8>,
+    esc_first: Vec<u8>,
+    esc_ready: bool,
     /// Port of each candidate for the current ⌊d / (Π·#C)⌋.
     port_of_k: Vec<u8>,
     /// Π_s clamped to 2^17 (same quotients for d < 2^17), and its divider.
@@ -65,6 +70,9 @@ impl Scratch {
             cand: Vec::with_capacity(256),
             up_groups: Vec::new(),
             down_groups: Vec::new(),
+            esc_count: Vec::new(),
+            esc_first: Vec::new(),
+            esc_ready: false,
             port_of_k: Vec::with_capacity(256),
             pi_val: 1,
             pi: FastDiv::new(1),
@@ -133,6 +141,57 @@ impl<'a> RouteCtx<'a> {
         }
     }
 
+    /// Counts the escape candidates of switch `s` for every target with
+    /// escape lengths at once (byte-wide passes over the rows of `s` and of
+    /// its neighbours): the groups to a neighbour one step shorter, as
+    /// [`escape::candidates`] lists them.
+    fn count_escape_candidates(&self, s: usize, sc: &mut Scratch) {
+        let k = self.escape.columns();
+        sc.esc_count.clear();
+        sc.esc_count.resize(k, 0);
+        sc.esc_first.clear();
+        sc.esc_first.resize(k, NONE);
+        let es = self.escape.row(s);
+        for (gi, g) in self.r.groups(s).iter().enumerate() {
+            let ep = self.escape.row(g.peer as usize);
+            let it = sc
+                .esc_count
+                .iter_mut()
+                .zip(sc.esc_first.iter_mut())
+                .zip(es.iter().zip(ep));
+            for ((cnt, first), (&e, &o)) in it {
+                let hit = (e != INF) & (e != 0) & (o.wrapping_add(1) == e);
+                *cnt += hit as u8;
+                *first = if hit & (*first == NONE) {
+                    gi as u8
+                } else {
+                    *first
+                };
+            }
+        }
+        sc.esc_ready = true;
+    }
+
+    /// The escape candidates of `s` toward `t` (column `k`) into `sc.cand`:
+    /// the counted fast cases, else [`escape::candidates`].
+    fn escape_candidates(&self, s: usize, t: usize, k: usize, sc: &mut Scratch) {
+        if !sc.esc_ready {
+            self.count_escape_candidates(s, sc);
+        }
+        sc.cand.clear();
+        let groups = self.r.groups(s).len();
+        match sc.esc_count[k] {
+            0 => {}
+            1 => sc.cand.push(sc.esc_first[k]),
+            n if n as usize == groups => sc.cand.extend(0..groups as u8),
+            _ => {
+                if let Some(e) = self.escape.toward(t) {
+                    escape::candidates(self.r, s, e, &mut sc.cand);
+                }
+            }
+        }
+    }
+
     /// The candidate groups C_{s,t} (indices into the groups of `s`), in
     /// group (neighbour GUID) order.
     fn candidates(&self, s: usize, t: usize, sc: &mut Scratch) {
@@ -177,6 +236,7 @@ impl<'a> RouteCtx<'a> {
         mut alt: Option<&mut Vec<(u16, Vec<u8>)>>,
     ) -> usize {
         let mut fallback = 0;
+        sc.esc_ready = false;
         self.count_candidates(s, sc);
         sc.pi_val = self.costs.divider[s].min(1 << 17) as u32;
         sc.pi = FastDiv::new(sc.pi_val as u64);
@@ -196,10 +256,10 @@ impl<'a> RouteCtx<'a> {
             if sc.count[t] == 0 {
                 // No up-down path from s: an escape hop ([`escape`],
                 // formats/dmodc.md §9), balanced by the same formulas.
-                let Some(e) = self.escape.toward(t) else {
+                let Some(k) = self.escape.column(t) else {
                     continue;
                 };
-                escape::candidates(r, s, e, &mut sc.cand);
+                self.escape_candidates(s, t, k, sc);
                 if !sc.cand.is_empty() {
                     self.route_dests(s, dests, row, sc);
                     fallback += dests.len();
