@@ -12,6 +12,7 @@ mod diff;
 mod diff_plan;
 mod dmodc;
 mod dmodc_escape;
+mod dmodc_lmc;
 mod faults;
 mod generators;
 mod guid_files;

@@ -161,8 +161,7 @@ fn route_lmc(
     }
     lmc::choose(
         cands,
-        start,
-        num_ports,
+        start % num_ports,
         &sc.cnt,
         &sc.peers,
         sys,

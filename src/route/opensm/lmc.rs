@@ -94,12 +94,12 @@ pub(super) fn system_guids(fabric: &Fabric) -> Vec<u64> {
 
 /// `osm_switch_recommend_path` for a remote destination with LMC routing on
 /// (no DOR, no port shifting, no scatter: OpenSM's defaults). `cands` are
-/// the least-hop ports ascending, `start` the first port of the cyclic scan,
-/// `cnt` the port counters, `remotes` what target `t` used so far.
+/// the least-hop ports ascending, the cyclic scan starts at port `pivot`
+/// (`start_from % num_ports`), `cnt` are the port counters, `remotes` what
+/// target `t` used so far.
 pub(super) fn choose(
     cands: &[u8],
-    start: u32,
-    num_ports: u32,
+    pivot: u32,
     cnt: &[u32; 256],
     peers: &PortPeers,
     sys: &[u64],
@@ -107,7 +107,6 @@ pub(super) fn choose(
     t: usize,
 ) -> u8 {
     let used = remotes.of(t);
-    let pivot = start % num_ports;
     let split = cands.partition_point(|&q| u32::from(q) < pivot);
     let (mut least, mut best) = (u32::MAX, 0u8);
     let (mut least_sys, mut best_sys) = (u32::MAX, 0u8);
@@ -164,17 +163,15 @@ mod tests {
     fn pick(nodes: [u32; 4], sys: &[u64], used: &[(u32, u32)], cnt: [u32; 4], start: u32) -> u8 {
         let mut peers = PortPeers::new();
         let mut counts = [0; 256];
-        for i in 0..4 {
-            peers.node[5 + i] = nodes[i];
-            counts[5 + i] = cnt[i];
-        }
+        peers.node[5..9].copy_from_slice(&nodes);
+        counts[5..9].copy_from_slice(&cnt);
         let mut r = Remotes::new(2, 4);
         for &(node, times) in used {
             for _ in 0..times {
                 r.record(1, node);
             }
         }
-        choose(&[5, 6, 7, 8], start, 9, &counts, &peers, sys, &r, 1)
+        choose(&[5, 6, 7, 8], start % 9, &counts, &peers, sys, &r, 1)
     }
 
     /// Worked by hand from `osm_switch_recommend_path`: nodes 1 and 2 are
