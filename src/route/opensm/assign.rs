@@ -65,7 +65,10 @@ pub fn assign(
     } else {
         Vec::new()
     };
-    lfts.rows_mut().enumerate().par_bridge().for_each_init(
+    // An indexed parallel iterator, so the scratch (with LMC, a list per
+    // destination port) is made once per rayon split, not once per switch.
+    let rows: Vec<(usize, &mut [u8])> = lfts.rows_mut().enumerate().collect();
+    rows.into_par_iter().for_each_init(
         || Scratch {
             start: Vec::with_capacity(n + 1),
             ports: Vec::new(),
@@ -78,8 +81,11 @@ pub fn assign(
             sc.cnt = [0; 256];
             if for_lmc {
                 sc.remotes.clear();
-                sc.peers
-                    .load(fabric, fabric.switch_node(crate::model::SwIdx(s as u32)));
+                sc.peers.load(
+                    fabric,
+                    fabric.switch_node(crate::model::SwIdx(s as u32)),
+                    &sys,
+                );
             }
             for off in 0..max_offsets {
                 for (ti, t) in order.iter().enumerate() {
@@ -91,8 +97,10 @@ pub fn assign(
                         continue;
                     }
                     let start = if off == 0 { 1 } else { row[lid - 1] as u32 + 1 };
-                    let port = if for_lmc {
-                        route_lmc(sc, s, t, ti, start, num_ports[s], &sys)
+                    // Offset 0 finds no earlier LID of its port: no
+                    // preference applies, the plain rule gives OpenSM's port.
+                    let port = if for_lmc && off > 0 {
+                        route_lmc(sc, s, t, ti, start, num_ports[s])
                     } else {
                         route_one(sc, s, t)
                     };
@@ -100,7 +108,8 @@ pub fn assign(
                     if port != NO_ROUTE && !t.is_switch {
                         sc.cnt[port as usize] += 1;
                         if for_lmc {
-                            sc.remotes.record(ti, sc.peers.node[port as usize]);
+                            let p = port as usize;
+                            sc.remotes.record(ti, sc.peers.node[p], sc.peers.sys[p]);
                         }
                     }
                 }
@@ -139,15 +148,7 @@ fn route_one(sc: &Scratch, s: usize, t: &Target) -> u8 {
 
 /// [`route_one`] with OpenSM's LMC preferences (`lmc::choose`).
 #[inline]
-fn route_lmc(
-    sc: &Scratch,
-    s: usize,
-    t: &Target,
-    ti: usize,
-    start: u32,
-    num_ports: u32,
-    sys: &[u64],
-) -> u8 {
+fn route_lmc(sc: &Scratch, s: usize, t: &Target, ti: usize, start: u32, num_ports: u32) -> u8 {
     if t.sw == NO_SWITCH {
         return NO_ROUTE;
     }
@@ -164,7 +165,6 @@ fn route_lmc(
         start % num_ports,
         &sc.cnt,
         &sc.peers,
-        sys,
         &sc.remotes,
         ti,
     )

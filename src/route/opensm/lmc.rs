@@ -17,8 +17,9 @@ use crate::model::{Fabric, NO_ROUTE, NodeIdx};
 /// The remote nodes one destination port's LIDs were sent to from the
 /// switch being filled, with how many of its LIDs went there.
 pub(super) struct Remotes {
-    /// Entries of target `t` are `rows[t * per .. t * per + len[t]]`.
-    rows: Vec<(u32, u32)>,
+    /// Entries of target `t` are `rows[t * per .. t * per + len[t]]`:
+    /// (node, times forwarded to, the node's system image GUID).
+    rows: Vec<(u32, u32, u64)>,
     len: Vec<u8>,
     per: usize,
 }
@@ -27,7 +28,7 @@ impl Remotes {
     /// Room for `targets` ports of up to `per` LIDs each.
     pub fn new(targets: usize, per: usize) -> Self {
         Remotes {
-            rows: vec![(0, 0); targets * per],
+            rows: vec![(0, 0, 0); targets * per],
             len: vec![0; targets],
             per,
         }
@@ -39,19 +40,19 @@ impl Remotes {
         self.len.fill(0);
     }
 
-    fn of(&self, t: usize) -> &[(u32, u32)] {
+    fn of(&self, t: usize) -> &[(u32, u32, u64)] {
         &self.rows[t * self.per..t * self.per + self.len[t] as usize]
     }
 
     /// `find_and_add_remote_sys` then `forwarded_to++`: target `t` was
-    /// routed to remote node `node`.
-    pub fn record(&mut self, t: usize, node: u32) {
+    /// routed to remote node `node` of system image `sys`.
+    pub fn record(&mut self, t: usize, node: u32, sys: u64) {
         let start = t * self.per;
         let n = self.len[t] as usize;
         if let Some(e) = self.rows[start..start + n].iter_mut().find(|e| e.0 == node) {
             e.1 += 1;
         } else if n < self.per {
-            self.rows[start + n] = (node, 1);
+            self.rows[start + n] = (node, 1, sys);
             self.len[t] += 1;
         }
     }
@@ -61,21 +62,24 @@ impl Remotes {
 /// node GUID when the input gives none, as ibsim reports it).
 pub(super) struct PortPeers {
     pub node: [u32; 256],
+    pub sys: [u64; 256],
 }
 
 impl PortPeers {
     pub fn new() -> Self {
         PortPeers {
             node: [u32::MAX; 256],
+            sys: [0; 256],
         }
     }
 
-    /// Loads the peers of switch node `sw`.
-    pub fn load(&mut self, fabric: &Fabric, sw: NodeIdx) {
+    /// Loads the peers of switch node `sw`; `sys` from [`system_guids`].
+    pub fn load(&mut self, fabric: &Fabric, sw: NodeIdx, sys: &[u64]) {
         self.node = [u32::MAX; 256];
         for (p, port) in fabric.ports(sw).iter().enumerate() {
             if let Some(q) = port.peer {
                 self.node[p] = q.node.0;
+                self.sys[p] = sys[q.node.0 as usize];
             }
         }
     }
@@ -102,7 +106,6 @@ pub(super) fn choose(
     pivot: u32,
     cnt: &[u32; 256],
     peers: &PortPeers,
-    sys: &[u64],
     remotes: &Remotes,
     t: usize,
 ) -> u8 {
@@ -114,12 +117,11 @@ pub(super) fn choose(
     let mut least_fwd = u32::MAX;
     for &q in cands[split..].iter().chain(&cands[..split]) {
         let c = cnt[q as usize];
-        let rem = peers.node[q as usize];
-        let rem_sys = sys.get(rem as usize).copied();
+        let (rem, rem_sys) = (peers.node[q as usize], peers.sys[q as usize]);
         // p_remote_guid: the entry of the same node, looked for only once
         // an entry of the same system image exists.
         let mut same = None;
-        if !used.iter().any(|e| Some(sys[e.0 as usize]) == rem_sys) {
+        if !used.iter().any(|e| e.2 == rem_sys) {
             if c < least_sys {
                 (least_sys, best_sys, least_fwd) = (c, q, 0);
             }
@@ -164,14 +166,17 @@ mod tests {
         let mut peers = PortPeers::new();
         let mut counts = [0; 256];
         peers.node[5..9].copy_from_slice(&nodes);
+        for (i, &n) in nodes.iter().enumerate() {
+            peers.sys[5 + i] = sys[n as usize];
+        }
         counts[5..9].copy_from_slice(&cnt);
         let mut r = Remotes::new(2, 4);
         for &(node, times) in used {
             for _ in 0..times {
-                r.record(1, node);
+                r.record(1, node, sys[node as usize]);
             }
         }
-        choose(&[5, 6, 7, 8], start % 9, &counts, &peers, sys, &r, 1)
+        choose(&[5, 6, 7, 8], start % 9, &counts, &peers, &r, 1)
     }
 
     /// Worked by hand from `osm_switch_recommend_path`: nodes 1 and 2 are
@@ -222,9 +227,9 @@ mod tests {
     fn record_counts_per_node() {
         let mut r = Remotes::new(1, 4);
         for n in [4, 5, 4, 4] {
-            r.record(0, n);
+            r.record(0, n, u64::from(n) * 10);
         }
-        assert_eq!(r.of(0), [(4, 3), (5, 1)]);
+        assert_eq!(r.of(0), [(4, 3, 40), (5, 1, 50)]);
         r.clear();
         assert!(r.of(0).is_empty());
     }
