@@ -60,9 +60,8 @@ impl Engine for MinHop {
     }
 }
 
-/// Notes shared by the OpenSM engines: unknown `--node-order` GUIDs, and
-/// LMC > 0, where OpenSM's extra preferences (new system image, new node)
-/// are not reproduced.
+/// Notes shared by the OpenSM engines: unknown `--node-order` GUIDs. (LMC
+/// > 0 needs no note: the extra LIDs follow OpenSM's rule, `opensm/lmc.rs`.)
 pub(crate) fn order_notes(order: &PortOrder) -> Vec<Note> {
     let mut notes = Vec::new();
     if let Some(first) = order.unknown.first() {
@@ -72,15 +71,6 @@ pub(crate) fn order_notes(order: &PortOrder) -> Vec<Note> {
                 "{} GUID(s) of the node-order file match no port (first: {first}); OpenSM ignores them too",
                 order.unknown.len()
             ),
-        });
-    }
-    if order.targets.iter().any(|t| t.lmc > 0) {
-        notes.push(Note {
-            code: "R011",
-            message: "LMC > 0: base LIDs are routed as OpenSM does; the extra LIDs of each port are \
-                      spread by port rotation only (OpenSM also prefers new system images), so they \
-                      may differ from OpenSM's"
-                .into(),
         });
     }
     notes

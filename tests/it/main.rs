@@ -14,6 +14,7 @@ mod dmodc;
 mod dmodc_balance;
 mod dmodc_escape;
 mod dmodc_escape_lengths;
+mod dmodc_lmc;
 mod faults;
 mod generators;
 mod guid_files;

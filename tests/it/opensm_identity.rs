@@ -105,13 +105,36 @@ fn updn_with_root_guid_file() {
     );
 }
 
+/// OpenSM run with `-l 2` (and `-l 1` on the torus): every CA port owns
+/// 2^LMC LIDs and OpenSM routes each further LID of a port towards a remote
+/// system/node its earlier LIDs did not use (`osm_switch_recommend_path`
+/// with `routing_for_lmc`). Fat trees (ft3: two cables to the same node),
+/// an irregular graph with parallel cables and a 4x4 torus with two hosts
+/// per switch; `scripts/make-opensm-lmc-fixtures.sh` made them.
+#[test]
+fn minhop_and_updn_with_lmc() {
+    for (case, run, engine, roots) in [
+        ("ft2", "minhop-lmc2", "minhop", None),
+        ("ft2", "updn-lmc2", "updn", None),
+        ("ft3", "minhop-lmc2", "minhop", None),
+        ("ft3", "updn-lmc2", "updn", None),
+        ("irr", "minhop-lmc2", "minhop", None),
+        ("irr", "updn-roots-lmc2", "updn", Some("roots.guids")),
+        ("torus", "minhop-lmc2", "minhop", None),
+        ("torus", "minhop-lmc1", "minhop", None),
+    ] {
+        let entries = check(case, run, engine, roots, None);
+        assert!(entries > 1000, "{case}/{run}: {entries}");
+    }
+}
+
 /// Each run's `ibnetdiscover.txt` (what routec routes) and OpenSM's own
 /// `opensm-subnet.lst` of the same run describe the same nodes, port GUIDs,
 /// LIDs and cables, so the comparisons above route OpenSM's fabric.
 #[test]
 fn ibnetdiscover_fixtures_match_opensm_subnet_lists() {
     let mut runs = 0;
-    for case in ["ft2", "ft3", "ft3f", "heur", "irr"] {
+    for case in ["ft2", "ft3", "ft3f", "heur", "irr", "torus"] {
         for entry in std::fs::read_dir(dir(case)).unwrap() {
             let base = entry.unwrap().path();
             if !base.join("opensm-subnet.lst").is_file() {
@@ -126,7 +149,7 @@ fn ibnetdiscover_fixtures_match_opensm_subnet_lists() {
             runs += 1;
         }
     }
-    assert_eq!(runs, 13);
+    assert_eq!(runs, 21);
 }
 
 /// OpenSM found no root on `irr` and silently fell back to minhop (its

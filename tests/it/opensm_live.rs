@@ -1,6 +1,7 @@
 //! Live comparison with the real OpenSM: generate a small irregular fabric
 //! with random GUIDs, simulate it with ibsim (private `IBSIM_SOCKNAME`), let
-//! OpenSM 3.3.23 route it once with minhop and with updn, read the routed
+//! OpenSM 3.3.23 route it once with minhop and with updn (and both again
+//! with LMC 2, `-l 2`), read the routed
 //! fabric back with ibnetdiscover, and check that routec writes OpenSM's
 //! `opensm-lfts.dump` byte for byte. Skipped (with a message) when
 //! `opensm`, `ibsim`, `ibnetdiscover` or libumad2sim are not installed.
@@ -214,6 +215,9 @@ fn routec_writes_what_opensm_writes_live() {
         ("minhop", vec![]),
         ("updn", vec![]),
         ("updn-roots", vec!["-a", roots_arg]),
+        // LMC 2 (every CA port owns 4 LIDs; OpenSM's LMC-aware port choice)
+        ("minhop-lmc2", vec!["-l", "2"]),
+        ("updn-roots-lmc2", vec!["-a", roots_arg, "-l", "2"]),
     ] {
         let engine = run.split('-').next().unwrap();
         let want = run_opensm(dir.path(), &so, &sock, run, &extra);

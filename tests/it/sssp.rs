@@ -172,7 +172,7 @@ fn ring_lmc_offsets_part() {
 
 /// Directed switch links (switch, out port) from switch `s` to `lid`, or
 /// `None` when the walk does not deliver within the switch count.
-fn walk(f: &Fabric, t: &Lfts, mut s: usize, lid: u16) -> Option<Vec<(usize, u8)>> {
+pub(crate) fn walk(f: &Fabric, t: &Lfts, mut s: usize, lid: u16) -> Option<Vec<(usize, u8)>> {
     let mut links = Vec::new();
     for _ in 0..=f.num_switches() {
         let p = t.get(s, lid);
@@ -197,7 +197,7 @@ fn walk(f: &Fabric, t: &Lfts, mut s: usize, lid: u16) -> Option<Vec<(usize, u8)>
 
 /// Largest set of pairwise link-disjoint paths among `paths` (brute force
 /// over subsets).
-fn most_disjoint(paths: &[Vec<(usize, u8)>]) -> usize {
+pub(crate) fn most_disjoint(paths: &[Vec<(usize, u8)>]) -> usize {
     let n = paths.len();
     (0u32..1 << n)
         .filter(|m| {
@@ -215,7 +215,7 @@ fn most_disjoint(paths: &[Vec<(usize, u8)>]) -> usize {
 }
 
 /// The fabric with LIDs assigned anew for `lmc`, as `compile --lmc` does.
-fn with_lmc(mut f: Fabric, lmc: u8) -> (Fabric, LidMap) {
+pub(crate) fn with_lmc(mut f: Fabric, lmc: u8) -> (Fabric, LidMap) {
     let fresh = assign_with_lmc(&f, lmc).unwrap();
     apply_port_lids(&mut f, &fresh);
     let lids = LidMap::new(&f).unwrap();

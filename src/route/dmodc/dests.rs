@@ -23,7 +23,7 @@ pub struct Dest {
     /// Index in the node order (formulas (3)–(4)).
     pub d: u32,
     pub lid: Lid,
-    /// LIDs owned (2^LMC); all get the same port.
+    /// LIDs owned (2^LMC); the base port holds for all but `lmc::spread`.
     pub nlids: u16,
     /// Port of the target switch that reaches it (0: the switch itself).
     pub local_port: u8,

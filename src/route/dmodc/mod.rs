@@ -12,6 +12,7 @@ pub mod dests;
 pub mod escape;
 pub mod groups;
 pub mod lanes;
+pub mod lmc;
 pub mod routes;
 
 use rayon::prelude::*;

@@ -340,6 +340,8 @@ impl<'a> RouteCtx<'a> {
             }
             set(row, d.lid, d.nlids, sc.port_of_k[k as usize]);
         }
+        // LMC > 0: the LIDs past the base take the other ports of P_{s,d}.
+        super::lmc::spread(r, groups, &sc.cand, pi_val, dests, row);
     }
 }
 

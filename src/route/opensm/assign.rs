@@ -2,10 +2,12 @@
 //! `ucast_mgr_process_tbl`, `ucast_mgr_process_port`; `osm_switch.c`:
 //! `osm_switch_recommend_path`), for a fresh SM (`ignore_existing_lfts`) with
 //! default options. Every switch is independent, so switches run in parallel
-//! and the result does not depend on the thread count.
+//! and the result does not depend on the thread count. With LMC > 0 the
+//! port choice adds OpenSM's remote-system preferences (`lmc.rs`).
 
 use rayon::prelude::*;
 
+use super::lmc::{self, PortPeers, Remotes};
 use super::order::{NO_SWITCH, Target};
 use super::{NO_PATH, SwitchGraph};
 use crate::model::{Fabric, Lfts, Lid, NO_ROUTE};
@@ -27,6 +29,10 @@ struct Scratch {
     ports: Vec<u8>,
     /// Routes through each port so far (only CA/router LIDs count).
     cnt: [u32; 256],
+    /// LMC > 0 only: the remote nodes each target's LIDs went to, and the
+    /// node behind each port of this switch (`lmc.rs`).
+    remotes: Remotes,
+    peers: PortPeers,
 }
 
 /// Fills the LFT of every switch. `order` is the port order list.
@@ -52,17 +58,37 @@ pub fn assign(
                 + 1
         })
         .collect();
-    lfts.rows_mut().enumerate().par_bridge().for_each_init(
+    // OpenSM's `routing_for_lmc` is the subnet's LMC, not the port's.
+    let for_lmc = max_offsets > 1;
+    let sys = if for_lmc {
+        lmc::system_guids(fabric)
+    } else {
+        Vec::new()
+    };
+    // An indexed parallel iterator, so the scratch (with LMC, a list per
+    // destination port) is made once per rayon split, not once per switch.
+    let rows: Vec<(usize, &mut [u8])> = lfts.rows_mut().enumerate().collect();
+    rows.into_par_iter().for_each_init(
         || Scratch {
             start: Vec::with_capacity(n + 1),
             ports: Vec::new(),
             cnt: [0; 256],
+            remotes: Remotes::new(if for_lmc { order.len() } else { 0 }, max_offsets as usize),
+            peers: PortPeers::new(),
         },
         |sc, (s, row)| {
             candidates(g, hops, s, sc);
             sc.cnt = [0; 256];
+            if for_lmc {
+                sc.remotes.clear();
+                sc.peers.load(
+                    fabric,
+                    fabric.switch_node(crate::model::SwIdx(s as u32)),
+                    &sys,
+                );
+            }
             for off in 0..max_offsets {
-                for t in order {
+                for (ti, t) in order.iter().enumerate() {
                     if off >= u32::from(crate::model::lids_per_port(t.lmc)) {
                         continue;
                     }
@@ -71,10 +97,20 @@ pub fn assign(
                         continue;
                     }
                     let start = if off == 0 { 1 } else { row[lid - 1] as u32 + 1 };
-                    let port = route_one(sc, s, t, start, num_ports[s]);
+                    // Offset 0 finds no earlier LID of its port: no
+                    // preference applies, the plain rule gives OpenSM's port.
+                    let port = if for_lmc && off > 0 {
+                        route_lmc(sc, s, t, ti, start, num_ports[s])
+                    } else {
+                        route_one(sc, s, t)
+                    };
                     row[lid] = port;
                     if port != NO_ROUTE && !t.is_switch {
                         sc.cnt[port as usize] += 1;
+                        if for_lmc {
+                            let p = port as usize;
+                            sc.remotes.record(ti, sc.peers.node[p], sc.peers.sys[p]);
+                        }
                     }
                 }
             }
@@ -83,11 +119,11 @@ pub fn assign(
     lfts
 }
 
-/// The port switch `s` uses towards `t`: its own port for local targets,
-/// otherwise the least-hop port with the strictly smallest counter, scanning
-/// ports cyclically from `start` (1 for base LIDs; LMC offsets rotate).
+/// The port switch `s` uses towards `t` (LMC 0: base LIDs only): its own
+/// port for local targets, otherwise the least-hop port with the strictly
+/// smallest counter, scanning ports upwards from 1.
 #[inline]
-fn route_one(sc: &Scratch, s: usize, t: &Target, start: u32, num_ports: u32) -> u8 {
+fn route_one(sc: &Scratch, s: usize, t: &Target) -> u8 {
     if t.sw == NO_SWITCH {
         return NO_ROUTE;
     }
@@ -99,31 +135,39 @@ fn route_one(sc: &Scratch, s: usize, t: &Target, start: u32, num_ports: u32) -> 
     let Some((&first, rest)) = cands.split_first() else {
         return NO_ROUTE;
     };
-    if start <= 1 {
-        let (mut best, mut best_cnt) = (first, sc.cnt[first as usize]);
-        for &q in rest {
-            let c = sc.cnt[q as usize];
-            if c < best_cnt {
-                best = q;
-                best_cnt = c;
-            }
+    let (mut best, mut best_cnt) = (first, sc.cnt[first as usize]);
+    for &q in rest {
+        let c = sc.cnt[q as usize];
+        if c < best_cnt {
+            best = q;
+            best_cnt = c;
         }
-        return best;
     }
-    let key = |q: u8| {
-        (
-            (q as u32 + num_ports - start % num_ports) % num_ports,
-            sc.cnt[q as usize],
-        )
-    };
-    cands
-        .iter()
-        .copied()
-        .min_by_key(|&q| {
-            let (pos, c) = key(q);
-            (c, pos)
-        })
-        .unwrap_or(NO_ROUTE)
+    best
+}
+
+/// [`route_one`] with OpenSM's LMC preferences (`lmc::choose`).
+#[inline]
+fn route_lmc(sc: &Scratch, s: usize, t: &Target, ti: usize, start: u32, num_ports: u32) -> u8 {
+    if t.sw == NO_SWITCH {
+        return NO_ROUTE;
+    }
+    let x = t.sw as usize;
+    if x == s {
+        return t.port;
+    }
+    let cands = &sc.ports[sc.start[x] as usize..sc.start[x + 1] as usize];
+    if cands.is_empty() {
+        return NO_ROUTE;
+    }
+    lmc::choose(
+        cands,
+        start % num_ports,
+        &sc.cnt,
+        &sc.peers,
+        &sc.remotes,
+        ti,
+    )
 }
 
 /// Lists, for switch `s` and every switch `x`, the ports of `s` on a

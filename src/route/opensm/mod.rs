@@ -5,6 +5,7 @@
 
 pub mod assign;
 pub mod hops;
+mod lmc;
 pub mod order;
 
 use crate::model::{Fabric, PortNum, SwIdx};
