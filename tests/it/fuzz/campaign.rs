@@ -17,7 +17,7 @@
 //! 1024), `ROUTEC_CAMPAIGN_KEEP` (where failing inputs go, default
 //! `/tmp/routec-campaign`). Run `r` of stream `s` is the same command on
 //! the same bytes on every machine: a failure replays with
-//! `ROUTEC_CAMPAIGN_FIRST=r ROUTEC_CAMPAIGN_RUNS=1`. See `fuzz/README.md`.
+//! `ROUTEC_CAMPAIGN_FIRST=r ROUTEC_CAMPAIGN_RUNS=1`. See `tests/it/fuzz/README.md`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -266,6 +266,13 @@ fn campaign(k: &Knobs) -> Tally {
         }
         if rss > t.max_rss_kb.0 {
             t.max_rss_kb = (rss, what.clone());
+        }
+        if (run + 1 - k.first) % 1000 == 0 {
+            eprintln!(
+                "campaign: {} runs, {} failures",
+                run + 1 - k.first,
+                t.failures.len()
+            );
         }
         if !verdict.allowed() {
             let kept = keep(k, run, &in_arg, &args, rd.path());

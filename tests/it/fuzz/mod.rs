@@ -10,6 +10,7 @@
 
 mod campaign;
 mod cases;
+mod findings;
 mod mutate;
 
 use std::path::{Path, PathBuf};
