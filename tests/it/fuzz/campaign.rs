@@ -267,7 +267,7 @@ fn campaign(k: &Knobs) -> Tally {
         if rss > t.max_rss_kb.0 {
             t.max_rss_kb = (rss, what.clone());
         }
-        if (run + 1 - k.first) % 1000 == 0 {
+        if (run + 1 - k.first).is_multiple_of(1000) {
             eprintln!(
                 "campaign: {} runs, {} failures",
                 run + 1 - k.first,
