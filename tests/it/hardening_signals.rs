@@ -120,7 +120,7 @@ fn a_signal_inside_the_commit_lets_it_finish_then_exits_130_or_143() {
             std::fs::write(out.join(n), b).unwrap();
         }
         let mut child = compile(&topo, Some(&faults), &out)
-            .env("ROUTEC_COMMIT_PAUSE_MS", "60")
+            .env("ROUTEC_COMMIT_PAUSE_MS", "200")
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
@@ -130,7 +130,7 @@ fn a_signal_inside_the_commit_lets_it_finish_then_exits_130_or_143() {
         };
         assert!(wait_for(&mut child, marked), "the commit never began");
         // at the first, second or third of the three renames
-        std::thread::sleep(Duration::from_millis(20 * (i as u64 % 3) * 3 / 2));
+        std::thread::sleep(Duration::from_millis(100 * (i as u64 % 3)));
         signal(&child, sig);
         let o = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
