@@ -6,6 +6,8 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 
+pub mod interrupt;
+
 /// Reads a whole text file. Invalid UTF-8 is replaced (node descriptions
 /// are free bytes on real fabrics), so it never fails for encoding.
 pub fn read_text(path: &Path) -> Result<String> {
@@ -61,7 +63,9 @@ pub fn temp_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
         use std::os::unix::fs::PermissionsExt;
         b.permissions(fs::Permissions::from_mode(0o644));
     }
-    b.tempfile_in(dir)
+    let tmp = b.tempfile_in(dir)?;
+    interrupt::track(tmp.path());
+    Ok(tmp)
 }
 
 /// Whether `path` (links followed) is something other than a regular file

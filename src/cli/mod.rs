@@ -109,6 +109,8 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    // SIGINT/SIGTERM: temp files removed, a commit finished, exit 130/143
+    crate::io::interrupt::install();
     if let Some(j) = cli.global.threads {
         // More threads than CPUs only costs (-j 100000 once stalled the
         // machine): capped, with a warning.

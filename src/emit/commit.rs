@@ -16,11 +16,16 @@
 //! killed between 2 and 4 leaves the marker (and at most one such file): `check`, `diff` and
 //! `report` refuse the directory (`parse::outdir`), and the next compile,
 //! which removes the `.routec-…` files the kill left, rewrites the set.
+//! SIGINT and SIGTERM are held off during 2–4 (`io::interrupt::critical`):
+//! the commit finishes, then routec exits 130 or 143 — never a mix.
 
 use super::outputs::{OutputSet, OutputStatus};
 use crate::error::{Error, Result};
 use crate::io::WriteStatus;
 use crate::model::{MANIFEST_REPLACING, OutFile};
+use std::path::PathBuf;
+
+use super::staged_file::StagedFile;
 
 impl OutputSet {
     /// Renames the changed outputs into place (a no-op under `--check`).
@@ -53,7 +58,15 @@ impl OutputSet {
             tmp.file().sync_data().map_err(|e| Error::io(&s.path, e))?;
             ready.push((s.path.clone(), tmp));
         }
-        let manifest_path = self.dir.join(manifest);
+        // steps 2–4: a SIGINT or SIGTERM meanwhile waits for the end
+        crate::io::interrupt::critical(|| self.replace(ready, marking))?;
+        Ok(statuses)
+    }
+
+    /// Steps 2–4: mark the manifest, rename every ready file over its
+    /// output, remove the stale ones, write the new manifest.
+    fn replace(&self, ready: Vec<(PathBuf, StagedFile)>, marking: bool) -> Result<()> {
+        let manifest_path = self.dir.join(OutFile::Manifest.name());
         if marking {
             let text = replacing_text(&self.old_manifest, self.new_manifest.as_deref());
             write_unnamed_first(&self.dir, &manifest_path, &text)?;
@@ -63,6 +76,7 @@ impl OutputSet {
         for (path, tmp) in ready {
             let tp = tmp.into_named(&self.dir).map_err(|e| Error::io(&path, e))?;
             tp.persist(&path).map_err(|e| Error::io(&path, e.error))?;
+            test_pause();
         }
         for p in &self.stale {
             std::fs::remove_file(p).map_err(|e| Error::io(p, e))?;
@@ -71,7 +85,23 @@ impl OutputSet {
             let text: String = names.iter().map(|n| format!("{n}\n")).collect();
             write_unnamed_first(&self.dir, &manifest_path, &text)?;
         }
-        Ok(statuses)
+        Ok(())
+    }
+}
+
+/// A test hook: `ROUTEC_COMMIT_PAUSE_MS` sleeps that long after each
+/// rename of step 3, so that a test can land a signal inside the commit
+/// (`tests/it/hardening_signals.rs`); unset, it costs one look-up.
+fn test_pause() {
+    static PAUSE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    let ms = *PAUSE.get_or_init(|| {
+        std::env::var("ROUTEC_COMMIT_PAUSE_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    });
+    if ms > 0 {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
     }
 }
 

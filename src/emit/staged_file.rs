@@ -9,7 +9,8 @@
 //! rename over the output. Where `O_TMPFILE` is not supported (some file
 //! systems, other systems), a named `.routec-…` file is used as before, and
 //! the next run into the directory removes what a kill left
-//! ([`sweep_temps`]).
+//! ([`sweep_temps`]). Every named one is tracked, so that SIGINT and
+//! SIGTERM remove it before routec exits (`io::interrupt`).
 
 use std::fs::File;
 use std::io;
@@ -94,7 +95,10 @@ fn link_anonymous(f: File, dir: &Path) -> io::Result<tempfile::TempPath> {
                 unique(attempt)
             ));
             match linkat(CWD, proc_path.as_str(), CWD, &name, AtFlags::SYMLINK_FOLLOW) {
-                Ok(()) => return tempfile::TempPath::try_from_path(name),
+                Ok(()) => {
+                    crate::io::interrupt::track(&name);
+                    return tempfile::TempPath::try_from_path(name);
+                }
                 Err(rustix::io::Errno::EXIST) => continue,
                 Err(_) => break,
             }

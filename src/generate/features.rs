@@ -258,6 +258,14 @@ fn cross_cables(b: &mut FabricBuilder, count: u32, rng: &mut ChaCha8Rng) -> Resu
     if spines.len() < 2 {
         return Err("--cross-cables needs at least two spines".into());
     }
+    // refused before sampling: the retry bound below grows with `count`,
+    // and `--cross-cables 1000000` once spun for minutes to say this
+    let pairs = spines.len() * (spines.len() - 1) / 2;
+    if count as usize > pairs {
+        return Err(format!(
+            "--cross-cables {count}: not that many distinct spine pairs ({pairs})"
+        ));
+    }
     let mut done = std::collections::BTreeSet::new();
     let mut tries = 0;
     while done.len() < count as usize {

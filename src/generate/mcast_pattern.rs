@@ -38,6 +38,11 @@ pub fn node_order(fabric: &Fabric) -> Vec<Member> {
     v
 }
 
+/// InfiniBand's multicast LIDs, 0xC000..=0xFFFE: no fabric holds more
+/// groups, so `random` refuses more (`--dims 2^64-1x2` once tried to
+/// build them all).
+pub const MAX_GROUPS: usize = 0xFFFE - 0xC000 + 1;
+
 /// Parses `AxB` or `AxBxC`.
 pub fn parse_dims(s: &str) -> Result<Vec<usize>> {
     let dims: Option<Vec<usize>> = s
@@ -61,8 +66,16 @@ pub fn generate(
 ) -> Result<Vec<McastGroup>> {
     let nodes = node_order(fabric);
     let k = procs_per_node.max(1) as usize;
-    let need = |procs: usize| -> Result<()> {
-        if procs > nodes.len() * k {
+    // the product of the dimensions, checked: `--dims 2^64-1x2^64-1`
+    // wrapped to 1 and then built 2^64 groups
+    let need = |dims: &[usize]| -> Result<()> {
+        let procs = dims.iter().try_fold(1usize, |p, &d| p.checked_mul(d));
+        if procs.is_none_or(|procs| procs > nodes.len() * k) {
+            let procs = dims
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join("x");
             return Err(Error::Usage(format!(
                 "{procs} processes do not fit on {} nodes x {k} processes per node",
                 nodes.len()
@@ -76,13 +89,13 @@ pub fn generate(
     };
     match (pattern, dims) {
         (Pattern::Grid2d, &[a, b]) => {
-            need(a * b)?;
+            need(&[a, b])?;
             let rows = (0..b).map(|y| line(format!("row.{y}"), &mut (0..a).map(|x| x + a * y)));
             let cols = (0..a).map(|x| line(format!("col.{x}"), &mut (0..b).map(|y| x + a * y)));
             Ok(rows.chain(cols).collect())
         }
         (Pattern::Grid3d, &[a, b, c]) => {
-            need(a * b * c)?;
+            need(&[a, b, c])?;
             let r = |x: usize, y: usize, z: usize| x + a * (y + b * z);
             let mut v = Vec::with_capacity(b * c + a * c + a * b);
             for z in 0..c {
@@ -103,6 +116,11 @@ pub fn generate(
             Ok(v)
         }
         (Pattern::Random, &[g, s]) => {
+            if g > MAX_GROUPS {
+                return Err(Error::Usage(format!(
+                    "{g} groups: a fabric holds at most {MAX_GROUPS} (one MLID each, 0xC000..=0xFFFE)"
+                )));
+            }
             if s > nodes.len() {
                 return Err(Error::Usage(format!(
                     "groups of {s} do not fit on {} nodes",

@@ -22,6 +22,7 @@ mod hardening;
 mod hardening_exit_codes;
 mod hardening_formats;
 mod hardening_outdir;
+mod hardening_signals;
 mod ibdmchk;
 mod ibdmchk_vl;
 mod image;

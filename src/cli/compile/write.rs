@@ -67,7 +67,8 @@ pub(super) fn write_outputs(
         None => make_files::Prepared::Nothing,
     };
     let statuses = set.commit()?;
-    dep.land()?;
+    // a signal after the commit waits for the depfile too (one rename)
+    crate::io::interrupt::critical(|| dep.land())?;
     let timings = phases.finish();
     if let Some(path) = &args.timings {
         let log = report::RunLog {

@@ -8,6 +8,9 @@
 //! stream. A failure names (reader, seed, stream, run) and keeps the input
 //! in `target/fuzz-failures/`.
 
+mod campaign;
+mod cases;
+mod findings;
 mod mutate;
 
 use std::path::{Path, PathBuf};
