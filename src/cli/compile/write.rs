@@ -48,6 +48,13 @@ pub(super) fn write_outputs(
     if job.wants(Emit::Report) {
         stage_report(&mut set, args, job, run, &fingerprint)?;
     }
+    if job.wants(Emit::Image) {
+        // after the report, which lists the tables' outputs only
+        let st = super::incremental::state_of(args, job, &run.fabric, &run.lids, &run.routing);
+        set.stage(OutFile::State.name(), |w| {
+            crate::emit::state::write_state(&st, w)
+        })?;
+    }
     // the manifest is bookkeeping, not a make target
     let mut targets = set.paths();
     set.retire_unlisted()?;
@@ -209,6 +216,7 @@ fn stage_report(
             .as_ref()
             .map(|p| report::VlSummary::of(&run.fabric, &run.lids, p)),
         multicast: run.mcast.as_ref().map(|(m, _)| m.summary.clone()),
+        incremental: run.incremental.clone(),
         notes: run.routing.notes.clone(),
         outputs: set.records(),
     };

@@ -1,0 +1,340 @@
+//! Incremental re-routing (`compile --previous DIR`, 2005 OpenSM memo §6,
+//! seed `opensm-unicast-routing-enhancements-2005.txt`): keep every entry of
+//! the previous tables that is still valid on the new fabric and re-route
+//! only the others.
+//!
+//! Engine-agnostic: the engine routes the new fabric from scratch as usual
+//! (its *fresh* tables and promise), and this module merges, per
+//! destination LID:
+//! 1. an entry of the previous tables is *valid* when its path, followed in
+//!    the previous tables over the new cables, reaches the destination and
+//!    keeps the engine's promise — up/down with the fresh ranks (dmodc,
+//!    updn), or a shortest path (minhop, no ranks). A suffix of a valid path
+//!    is valid, so kept entries only ever lead to kept entries;
+//! 2. invalid entries take the engine's fresh entry (balanced the way the
+//!    engine balances), and so do entries whose fresh path crosses a cable
+//!    that came back (`--restore engine`) and switches new to the tables;
+//! 3. a fresh path can enter a kept one: shortest paths stay shortest, but a
+//!    fresh down-going hop into a kept up-going path would break up/down,
+//!    so until every path of the merged column keeps the promise, kept
+//!    entries on a broken path are replaced by fresh ones (at worst the
+//!    column becomes the engine's own, which keeps it).
+//!
+//! The result is verified like any compile; this module does not grade it.
+
+mod walk;
+
+use std::collections::BTreeMap;
+
+use rayon::prelude::*;
+
+use crate::model::hops::SwitchHops;
+use crate::model::incremental::{ChangeReason, IncrementalSummary};
+use crate::model::{Fabric, LFT_BLOCK, Lfts, LidMap, Routing};
+use walk::{End, Next, Ports, Target, Walker};
+
+/// What to do where a cable came back (or is new): the reverse change.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Restore {
+    /// Take the engine's route for every entry whose fresh path crosses a
+    /// cable the previous fabric lacked.
+    Engine,
+    /// Keep the previous entries: the smallest change.
+    Keep,
+}
+
+impl Restore {
+    pub fn name(self) -> &'static str {
+        match self {
+            Restore::Engine => "engine",
+            Restore::Keep => "keep",
+        }
+    }
+}
+
+/// The previous run, laid over the new fabric.
+pub struct Previous<'a> {
+    /// The previous tables in the new fabric's switch order and LID space
+    /// (same shape as the fresh tables).
+    pub lfts: &'a Lfts,
+    /// Switches the previous tables lack.
+    pub new_switch: &'a [bool],
+    /// Per switch, per port (0..=NumPorts): the cable on it is absent from
+    /// the previous fabric.
+    pub new_cable: &'a [Vec<bool>],
+}
+
+/// The merged tables and what was done.
+pub struct Repaired {
+    pub lfts: Lfts,
+    pub summary: IncrementalSummary,
+}
+
+/// Merges `prev` with the engine's `fresh` routing of `fabric`.
+pub fn repair(
+    fabric: &Fabric,
+    lids: &LidMap,
+    prev: &Previous,
+    fresh: &Routing,
+    restore: Restore,
+) -> Repaired {
+    let ranks = fresh.promise.up_down_ranks.as_deref();
+    let ctx = Ctx {
+        ports: Ports::new(fabric, ranks),
+        hops: ranks.is_none().then(|| SwitchHops::compute(fabric)),
+        prev,
+        fresh: &fresh.lfts,
+        restore: restore == Restore::Engine && prev.new_cable.iter().flatten().any(|&b| b),
+    };
+    let n = fabric.num_switches();
+    let top = fresh.lfts.top();
+    let cols: Vec<(Vec<u8>, Counts)> = (0..=top)
+        .into_par_iter()
+        .map_init(
+            || Scratch::new(n),
+            |sc, lid| {
+                let target = Target::of(fabric, lids, lid);
+                ctx.column(lid, target, sc)
+            },
+        )
+        .collect();
+    let mut lfts = fresh.lfts.clone();
+    let mut total = Counts::default();
+    for (lid, (col, counts)) in cols.into_iter().enumerate() {
+        for (s, &p) in col.iter().enumerate() {
+            lfts.set(s, lid as u16, p);
+        }
+        total.add(&counts);
+    }
+    let summary = IncrementalSummary {
+        restore: restore.name(),
+        kept: total.kept,
+        changed: total.changed,
+        changed_blocks: changed_blocks(prev.lfts, &lfts, prev.new_switch),
+        reasons: total.reasons,
+        differs_from_engine: total.differs,
+        cabling: Vec::new(),
+    };
+    Repaired { lfts, summary }
+}
+
+/// 64-entry blocks of `new` that differ from `old` (every block of a
+/// switch `old` lacks): the LinearForwardingTable SMPs of the change.
+pub fn changed_blocks(old: &Lfts, new: &Lfts, new_switch: &[bool]) -> u64 {
+    (0..new.num_switches())
+        .map(|s| {
+            let blocks = new.top() as usize / LFT_BLOCK + 1;
+            (0..blocks)
+                .filter(|&b| new_switch[s] || old.block(s, b) != new.block(s, b))
+                .count() as u64
+        })
+        .sum()
+}
+
+/// Counts of one column (or all).
+#[derive(Default)]
+struct Counts {
+    kept: u64,
+    changed: u64,
+    differs: u64,
+    reasons: BTreeMap<ChangeReason, u64>,
+}
+
+impl Counts {
+    fn add(&mut self, o: &Counts) {
+        self.kept += o.kept;
+        self.changed += o.changed;
+        self.differs += o.differs;
+        for (&r, &c) in &o.reasons {
+            *self.reasons.entry(r).or_default() += c;
+        }
+    }
+}
+
+struct Ctx<'a> {
+    ports: Ports,
+    hops: Option<SwitchHops>,
+    prev: &'a Previous<'a>,
+    fresh: &'a Lfts,
+    restore: bool,
+}
+
+/// Per-thread buffers.
+struct Scratch {
+    walker: Walker,
+    old: Vec<u8>,
+    new: Vec<u8>,
+    end: Vec<End>,
+    len: Vec<u16>,
+    why: Vec<Option<ChangeReason>>,
+    seen: Vec<u32>,
+    stamp: u32,
+}
+
+impl Scratch {
+    fn new(n: usize) -> Scratch {
+        Scratch {
+            walker: Walker::new(n),
+            old: vec![0; n],
+            new: vec![0; n],
+            end: vec![End::Reached; n],
+            len: vec![0; n],
+            why: vec![None; n],
+            seen: vec![0; n],
+            stamp: 0,
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// The merged column of `lid`.
+    fn column(&self, lid: u16, target: Target, sc: &mut Scratch) -> (Vec<u8>, Counts) {
+        let n = sc.old.len();
+        let fresh: Vec<u8> = (0..n).map(|s| self.fresh.get(s, lid)).collect();
+        for s in 0..n {
+            sc.old[s] = self.prev.lfts.get(s, lid);
+        }
+        sc.walker
+            .walk(&self.ports, target, &sc.old, &mut sc.end, &mut sc.len);
+        let restored = if self.restore {
+            self.crosses_new(&fresh)
+        } else {
+            vec![false; n]
+        };
+        for s in 0..n {
+            sc.why[s] = self.old_reason(s, target, sc, restored[s]);
+            sc.new[s] = if sc.why[s].is_some() {
+                fresh[s]
+            } else {
+                sc.old[s]
+            };
+        }
+        if self.hops.is_none() {
+            self.settle(target, &fresh, sc);
+        }
+        let mut c = Counts::default();
+        for s in 0..n {
+            if sc.new[s] == sc.old[s] && !self.prev.new_switch[s] {
+                c.kept += 1;
+            } else {
+                c.changed += 1;
+                let why = sc.why[s].unwrap_or(ChangeReason::Consistency);
+                *c.reasons.entry(why).or_default() += 1;
+            }
+            c.differs += u64::from(sc.new[s] != fresh[s]);
+        }
+        (sc.new.clone(), c)
+    }
+
+    /// Why the previous entry of switch `s` cannot stay (`None`: it stays).
+    fn old_reason(
+        &self,
+        s: usize,
+        target: Target,
+        sc: &Scratch,
+        restored: bool,
+    ) -> Option<ChangeReason> {
+        if self.prev.new_switch[s] {
+            return Some(ChangeReason::NewSwitch);
+        }
+        let why = match sc.end[s] {
+            End::Reached => match &self.hops {
+                Some(h) if !walk::is_shortest(h, target, s, sc.len[s]) => {
+                    Some(ChangeReason::NotShortest)
+                }
+                _ => None,
+            },
+            End::PortDown if self.ports.get(s, sc.old[s]) == Next::Down => {
+                Some(ChangeReason::PortDown)
+            }
+            End::PortDown => Some(ChangeReason::PathBroken),
+            End::NoRoute | End::WrongEnd => Some(ChangeReason::Unreached),
+            End::Loop => Some(ChangeReason::Loop),
+            End::UpAfterDown => Some(ChangeReason::UpDown),
+        };
+        why.or(restored.then_some(ChangeReason::Restored))
+    }
+
+    /// Up/down: replaces kept entries on merged paths that break the
+    /// promise until none does (step 3 of the module doc).
+    fn settle(&self, target: Target, fresh: &[u8], sc: &mut Scratch) {
+        let n = sc.new.len();
+        let mut end = vec![End::Reached; n];
+        let mut len = vec![0u16; n];
+        let fresh_end = {
+            let mut e = vec![End::Reached; n];
+            sc.walker.walk(&self.ports, target, fresh, &mut e, &mut len);
+            e
+        };
+        loop {
+            sc.walker
+                .walk(&self.ports, target, &sc.new, &mut end, &mut len);
+            let mut converted = false;
+            for s in 0..n {
+                if end[s] == End::Reached || fresh_end[s] != End::Reached {
+                    continue;
+                }
+                converted |= self.convert_path(s, fresh, sc);
+            }
+            if !converted {
+                return;
+            }
+        }
+    }
+
+    /// Replaces every kept entry on the merged path from `s` by the fresh
+    /// one; whether any was.
+    fn convert_path(&self, s: usize, fresh: &[u8], sc: &mut Scratch) -> bool {
+        sc.stamp += 1;
+        let (mut u, mut any) = (s, false);
+        while sc.seen[u] != sc.stamp {
+            sc.seen[u] = sc.stamp;
+            if sc.new[u] != fresh[u] {
+                sc.new[u] = fresh[u];
+                sc.why[u].get_or_insert(ChangeReason::Consistency);
+                any = true;
+            }
+            match self.ports.get(u, sc.new[u]) {
+                Next::Switch { t, .. } => u = t as usize,
+                _ => break,
+            }
+        }
+        any
+    }
+
+    /// Per switch: the engine's fresh path crosses a cable the previous
+    /// fabric lacked (`--restore engine`).
+    fn crosses_new(&self, fresh: &[u8]) -> Vec<bool> {
+        let n = fresh.len();
+        // 0 unknown, 1 on the current chain, 2 no, 3 yes
+        let mut mark = vec![0u8; n];
+        let mut chain = Vec::new();
+        for start in 0..n {
+            chain.clear();
+            let mut u = start;
+            let mut yes = loop {
+                match mark[u] {
+                    2 => break false,
+                    3 => break true,
+                    1 => break false,
+                    _ => {}
+                }
+                mark[u] = 1;
+                chain.push(u);
+                let p = fresh[u];
+                if self.prev.new_cable[u].get(p as usize) == Some(&true) {
+                    break true;
+                }
+                match self.ports.get(u, p) {
+                    Next::Switch { t, .. } => u = t as usize,
+                    _ => break false,
+                }
+            };
+            for &k in chain.iter().rev() {
+                yes |= self.prev.new_cable[k].get(fresh[k] as usize) == Some(&true);
+                mark[k] = if yes { 3 } else { 2 };
+            }
+        }
+        mark.into_iter().map(|m| m == 3).collect()
+    }
+}
