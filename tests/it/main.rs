@@ -22,6 +22,7 @@ mod hardening_outdir;
 mod ibdmchk;
 mod ibdmchk_vl;
 mod image;
+mod incremental;
 mod info;
 mod layers;
 mod mcast;

@@ -45,15 +45,15 @@ pub(super) fn write_outputs(
     if let Some((m, check)) = &run.mcast {
         mcast::stage(&mut set, &run.fabric, m, check)?;
     }
-    if job.wants(Emit::Report) {
-        stage_report(&mut set, args, job, run, &fingerprint)?;
-    }
     if job.wants(Emit::Image) {
-        // after the report, which lists the tables' outputs only
+        // what `compile --previous` reads next time, beside the image
         let st = super::incremental::state_of(args, job, &run.fabric, &run.lids, &run.routing);
         set.stage(OutFile::State.name(), |w| {
             crate::emit::state::write_state(&st, w)
         })?;
+    }
+    if job.wants(Emit::Report) {
+        stage_report(&mut set, args, job, run, &fingerprint)?;
     }
     // the manifest is bookkeeping, not a make target
     let mut targets = set.paths();
