@@ -137,7 +137,9 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
         .engine
         .route(&fabric, &lids, &route_opts)
         .map_err(|e| name_roots_file(e, &job.roots))?;
-    phases.begin("incremental");
+    if args.incremental.previous.is_some() {
+        phases.begin("incremental");
+    }
     let incremental = match incremental::apply(&args, &job, &fabric, &lids, &mut routing, g)? {
         incremental::Step::Full => None,
         incremental::Step::Done(s) => Some(s),
