@@ -83,28 +83,34 @@ pub fn repair(
         ports: Ports::new(fabric, ranks),
         hops: ranks.is_none().then(|| SwitchHops::compute(fabric)),
         prev,
-        fresh: &fresh.lfts,
+        any_new_switch: prev.new_switch.iter().any(|&b| b),
         restore: restore == Restore::Engine && prev.new_cable.iter().flatten().any(|&b| b),
     };
     let n = fabric.num_switches();
-    let top = fresh.lfts.top();
-    let cols: Vec<(Vec<u8>, Counts)> = (0..=top)
-        .into_par_iter()
+    let lids_n = fresh.lfts.top() as usize + 1;
+    // LID-major copies, so that each destination's column is contiguous
+    let (old_t, fresh_t) = (columns(prev.lfts, lids_n), columns(&fresh.lfts, lids_n));
+    let mut out_t = vec![0u8; n * lids_n];
+    let total = out_t
+        .par_chunks_mut(n.max(1))
+        .enumerate()
         .map_init(
             || Scratch::new(n),
-            |sc, lid| {
-                let target = Target::of(fabric, lids, lid);
-                ctx.column(lid, target, sc)
+            |sc, (lid, out)| {
+                let target = Target::of(fabric, lids, lid as u16);
+                let (old, fresh) = (&old_t[lid * n..][..n], &fresh_t[lid * n..][..n]);
+                ctx.column(target, old, fresh, out, sc)
             },
         )
-        .collect();
+        .reduce(Counts::default, |mut a, b| {
+            a.add(&b);
+            a
+        });
     let mut lfts = fresh.lfts.clone();
-    let mut total = Counts::default();
-    for (lid, (col, counts)) in cols.into_iter().enumerate() {
-        for (s, &p) in col.iter().enumerate() {
-            lfts.set(s, lid as u16, p);
+    for (s, row) in lfts.rows_mut().enumerate() {
+        for (lid, e) in row[..lids_n].iter_mut().enumerate() {
+            *e = out_t[lid * n + s];
         }
-        total.add(&counts);
     }
     let summary = IncrementalSummary {
         restore: restore.name(),
@@ -131,6 +137,18 @@ pub fn changed_blocks(old: &Lfts, new: &Lfts, new_switch: &[bool]) -> u64 {
         .sum()
 }
 
+/// The first `lids` entries of every row, LID-major (`[lid * switches + s]`).
+fn columns(t: &Lfts, lids: usize) -> Vec<u8> {
+    let n = t.num_switches();
+    let mut out = vec![0u8; n * lids];
+    out.par_chunks_mut(n.max(1)).enumerate().for_each(|(lid, col)| {
+        for (s, e) in col.iter_mut().enumerate() {
+            *e = t.get(s, lid as u16);
+        }
+    });
+    out
+}
+
 /// Counts of one column (or all).
 #[derive(Default)]
 struct Counts {
@@ -155,16 +173,19 @@ struct Ctx<'a> {
     ports: Ports,
     hops: Option<SwitchHops>,
     prev: &'a Previous<'a>,
-    fresh: &'a Lfts,
+    any_new_switch: bool,
     restore: bool,
 }
 
 /// Per-thread buffers.
 struct Scratch {
     walker: Walker,
-    old: Vec<u8>,
     new: Vec<u8>,
     end: Vec<End>,
+    /// How the previous path ends without the up/down rule.
+    loose: Vec<End>,
+    /// How the engine's own path ends.
+    fresh_end: Vec<End>,
     len: Vec<u16>,
     why: Vec<Option<ChangeReason>>,
     seen: Vec<u32>,
@@ -175,9 +196,10 @@ impl Scratch {
     fn new(n: usize) -> Scratch {
         Scratch {
             walker: Walker::new(n),
-            old: vec![0; n],
             new: vec![0; n],
             end: vec![End::Reached; n],
+            loose: vec![End::Reached; n],
+            fresh_end: vec![End::Reached; n],
             len: vec![0; n],
             why: vec![None; n],
             seen: vec![0; n],
@@ -187,34 +209,48 @@ impl Scratch {
 }
 
 impl Ctx<'_> {
-    /// The merged column of `lid`.
-    fn column(&self, lid: u16, target: Target, sc: &mut Scratch) -> (Vec<u8>, Counts) {
-        let n = sc.old.len();
-        let fresh: Vec<u8> = (0..n).map(|s| self.fresh.get(s, lid)).collect();
-        for s in 0..n {
-            sc.old[s] = self.prev.lfts.get(s, lid);
+    /// The merged column of one destination into `out`.
+    fn column(
+        &self,
+        target: Target,
+        old: &[u8],
+        fresh: &[u8],
+        out: &mut [u8],
+        sc: &mut Scratch,
+    ) -> Counts {
+        let n = old.len();
+        let mut c = Counts::default();
+        if old == fresh && !self.any_new_switch {
+            // the engine routes this destination as before
+            out.copy_from_slice(old);
+            c.kept = n as u64;
+            return c;
         }
+        let updown = self.hops.is_none();
+        // up/down binds paths to CA LIDs; switch LIDs need only be reached
+        let strict = updown && !matches!(target, Target::Switch(_));
         sc.walker
-            .walk(&self.ports, target, &sc.old, &mut sc.end, &mut sc.len);
+            .walk(&self.ports, (target, strict), old, &mut sc.end, &mut sc.len);
+        if strict {
+            sc.walker
+                .walk(&self.ports, (target, false), old, &mut sc.loose, &mut sc.len);
+            sc.walker
+                .walk(&self.ports, (target, true), fresh, &mut sc.fresh_end, &mut sc.len);
+        }
         let restored = if self.restore {
-            self.crosses_new(&fresh)
+            self.crosses_new(fresh)
         } else {
             vec![false; n]
         };
         for s in 0..n {
-            sc.why[s] = self.old_reason(s, target, sc, restored[s]);
-            sc.new[s] = if sc.why[s].is_some() {
-                fresh[s]
-            } else {
-                sc.old[s]
-            };
+            sc.why[s] = self.old_reason(s, target, old, strict, sc, restored[s]);
+            sc.new[s] = if sc.why[s].is_some() { fresh[s] } else { old[s] };
         }
-        if self.hops.is_none() {
-            self.settle(target, &fresh, sc);
+        if strict {
+            self.settle(target, fresh, sc);
         }
-        let mut c = Counts::default();
         for s in 0..n {
-            if sc.new[s] == sc.old[s] && !self.prev.new_switch[s] {
+            if sc.new[s] == old[s] && !self.prev.new_switch[s] {
                 c.kept += 1;
             } else {
                 c.changed += 1;
@@ -223,28 +259,40 @@ impl Ctx<'_> {
             }
             c.differs += u64::from(sc.new[s] != fresh[s]);
         }
-        (sc.new.clone(), c)
+        out.copy_from_slice(&sc.new);
+        c
     }
 
     /// Why the previous entry of switch `s` cannot stay (`None`: it stays).
+    /// Under up/down, a switch from which the engine's own path breaks the
+    /// rule (Dmodc's escape hops, used only by traffic starting there)
+    /// keeps a previous entry that merely reaches the destination; paths
+    /// from other switches through it are still held to the rule (settle).
     fn old_reason(
         &self,
         s: usize,
         target: Target,
+        old: &[u8],
+        strict: bool,
         sc: &Scratch,
         restored: bool,
     ) -> Option<ChangeReason> {
         if self.prev.new_switch[s] {
             return Some(ChangeReason::NewSwitch);
         }
-        let why = match sc.end[s] {
+        let end = if strict && sc.end[s] != End::Reached && sc.fresh_end[s] != End::Reached {
+            sc.loose[s]
+        } else {
+            sc.end[s]
+        };
+        let why = match end {
             End::Reached => match &self.hops {
                 Some(h) if !walk::is_shortest(h, target, s, sc.len[s]) => {
                     Some(ChangeReason::NotShortest)
                 }
                 _ => None,
             },
-            End::PortDown if self.ports.get(s, sc.old[s]) == Next::Down => {
+            End::PortDown if self.ports.get(s, old[s]) == Next::Down => {
                 Some(ChangeReason::PortDown)
             }
             End::PortDown => Some(ChangeReason::PathBroken),
@@ -259,19 +307,12 @@ impl Ctx<'_> {
     /// promise until none does (step 3 of the module doc).
     fn settle(&self, target: Target, fresh: &[u8], sc: &mut Scratch) {
         let n = sc.new.len();
-        let mut end = vec![End::Reached; n];
-        let mut len = vec![0u16; n];
-        let fresh_end = {
-            let mut e = vec![End::Reached; n];
-            sc.walker.walk(&self.ports, target, fresh, &mut e, &mut len);
-            e
-        };
         loop {
             sc.walker
-                .walk(&self.ports, target, &sc.new, &mut end, &mut len);
+                .walk(&self.ports, (target, true), &sc.new, &mut sc.end, &mut sc.len);
             let mut converted = false;
             for s in 0..n {
-                if end[s] == End::Reached || fresh_end[s] != End::Reached {
+                if sc.end[s] == End::Reached || sc.fresh_end[s] != End::Reached {
                     continue;
                 }
                 converted |= self.convert_path(s, fresh, sc);

@@ -146,18 +146,19 @@ impl Walker {
     }
 
     /// Walks `col` from every switch (phase: not yet gone down) and writes
-    /// how each path ends and its switch-to-switch hops.
+    /// how each path ends and its switch-to-switch hops; `updown`: the path
+    /// must not go up after going down.
     pub(super) fn walk(
         &mut self,
         ports: &Ports,
-        target: Target,
+        (target, updown): (Target, bool),
         col: &[u8],
         end: &mut [End],
         hops: &mut [u16],
     ) {
         self.mark.fill(Mark::Unknown);
         for s in 0..col.len() {
-            self.resolve(ports, target, col, 2 * s);
+            self.resolve(ports, (target, updown), col, 2 * s);
             end[s] = match self.mark[2 * s] {
                 Mark::Done(e) => e,
                 _ => unreachable!("resolve decides every key it starts from"),
@@ -166,7 +167,7 @@ impl Walker {
         }
     }
 
-    fn resolve(&mut self, ports: &Ports, target: Target, col: &[u8], start: usize) {
+    fn resolve(&mut self, ports: &Ports, rule: (Target, bool), col: &[u8], start: usize) {
         self.chain.clear();
         let mut key = start;
         let (end, len) = loop {
@@ -177,7 +178,7 @@ impl Walker {
             }
             self.mark[key] = Mark::InChain;
             self.chain.push(key);
-            match step(ports, target, col, key) {
+            match step(ports, rule, col, key) {
                 Ok(k) => key = k,
                 Err(e) => break (e, 0),
             }
@@ -196,7 +197,7 @@ impl Walker {
 }
 
 /// One hop of the walk from `key` (switch × phase).
-fn step(ports: &Ports, target: Target, col: &[u8], key: usize) -> Result<usize, End> {
+fn step(ports: &Ports, (target, updown): (Target, bool), col: &[u8], key: usize) -> Result<usize, End> {
     let (s, gone_down) = (key / 2, key % 2 == 1);
     let p = col[s];
     if let Target::Switch(t) = target
@@ -218,6 +219,7 @@ fn step(ports: &Ports, target: Target, col: &[u8], key: usize) -> Result<usize, 
             _ => Err(End::WrongEnd),
         },
         Next::Switch { t, up } => {
+            let up = up && updown;
             if up && gone_down {
                 Err(End::UpAfterDown)
             } else {
