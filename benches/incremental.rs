@@ -31,7 +31,9 @@ fn main() {
     let intact = pgft(&PgftSpec::new(3, &[18, 18, 36], &[1, 18, 18], None)).expect("pgft");
     let opts = RouteOptions::default();
     let lids = LidMap::new(&intact).expect("lids");
-    let before = Dmodc::default().route(&intact, &lids, &opts).expect("route");
+    let before = Dmodc::default()
+        .route(&intact, &lids, &opts)
+        .expect("route");
     for cuts in [1, 10] {
         let f = degraded(&intact, cuts);
         let lids = LidMap::new(&f).expect("lids");

@@ -31,7 +31,7 @@ use rayon::prelude::*;
 use crate::model::hops::SwitchHops;
 use crate::model::incremental::{ChangeReason, IncrementalSummary};
 use crate::model::{Fabric, LFT_BLOCK, Lfts, LidMap, Routing};
-use walk::{End, Next, Ports, Target, Walker};
+use walk::{End, Next, Ports, Rule, Target, Walker};
 
 /// What to do where a cable came back (or is new): the reverse change.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -141,12 +141,29 @@ pub fn changed_blocks(old: &Lfts, new: &Lfts, new_switch: &[bool]) -> u64 {
 fn columns(t: &Lfts, lids: usize) -> Vec<u8> {
     let n = t.num_switches();
     let mut out = vec![0u8; n * lids];
-    out.par_chunks_mut(n.max(1)).enumerate().for_each(|(lid, col)| {
-        for (s, e) in col.iter_mut().enumerate() {
-            *e = t.get(s, lid as u16);
-        }
-    });
+    out.par_chunks_mut(n.max(1))
+        .enumerate()
+        .for_each(|(lid, col)| {
+            for (s, e) in col.iter_mut().enumerate() {
+                *e = t.get(s, lid as u16);
+            }
+        });
     out
+}
+
+/// Why a re-routed entry had to change: how its path broke, and whether
+/// the entry is where it broke (`at_break`, its own port `next`).
+fn reason(how: End, at_break: bool, next: Next) -> ChangeReason {
+    match how {
+        End::PortDown if at_break && next == Next::Down => ChangeReason::PortDown,
+        End::PortDown => ChangeReason::PathBroken,
+        End::NoRoute | End::WrongEnd if at_break => ChangeReason::Unreached,
+        End::NoRoute | End::WrongEnd => ChangeReason::PathBroken,
+        End::Loop => ChangeReason::Loop,
+        End::UpAfterDown => ChangeReason::UpDown,
+        End::NotShortest => ChangeReason::NotShortest,
+        End::Reached => ChangeReason::Consistency,
+    }
 }
 
 /// Counts of one column (or all).
@@ -182,14 +199,12 @@ struct Scratch {
     walker: Walker,
     new: Vec<u8>,
     end: Vec<End>,
-    /// How the previous path ends without the up/down rule.
+    /// How the merged path ends when it need only reach.
     loose: Vec<End>,
-    /// How the engine's own path ends.
+    path: Vec<usize>,
+    /// How the engine's own path ends, per switch × phase.
     fresh_end: Vec<End>,
-    len: Vec<u16>,
     why: Vec<Option<ChangeReason>>,
-    seen: Vec<u32>,
-    stamp: u32,
 }
 
 impl Scratch {
@@ -199,11 +214,9 @@ impl Scratch {
             new: vec![0; n],
             end: vec![End::Reached; n],
             loose: vec![End::Reached; n],
-            fresh_end: vec![End::Reached; n],
-            len: vec![0; n],
+            path: Vec::new(),
+            fresh_end: vec![End::Reached; 2 * n],
             why: vec![None; n],
-            seen: vec![0; n],
-            stamp: 0,
         }
     }
 }
@@ -226,29 +239,33 @@ impl Ctx<'_> {
             c.kept = n as u64;
             return c;
         }
-        let updown = self.hops.is_none();
         // up/down binds paths to CA LIDs; switch LIDs need only be reached
-        let strict = updown && !matches!(target, Target::Switch(_));
+        let strict = match (&self.hops, target) {
+            (Some(h), _) => Rule::Shortest(h),
+            (None, Target::Switch(_)) => Rule::Reach,
+            (None, _) => Rule::UpDown,
+        };
         sc.walker
-            .walk(&self.ports, (target, strict), old, &mut sc.end, &mut sc.len);
-        if strict {
-            sc.walker
-                .walk(&self.ports, (target, false), old, &mut sc.loose, &mut sc.len);
-            sc.walker
-                .walk(&self.ports, (target, true), fresh, &mut sc.fresh_end, &mut sc.len);
-        }
+            .walk_keys(&self.ports, (target, strict), fresh, &mut sc.fresh_end);
         let restored = if self.restore {
             self.crosses_new(fresh)
         } else {
             vec![false; n]
         };
+        sc.new.copy_from_slice(old);
         for s in 0..n {
-            sc.why[s] = self.old_reason(s, target, old, strict, sc, restored[s]);
-            sc.new[s] = if sc.why[s].is_some() { fresh[s] } else { old[s] };
+            sc.why[s] = if self.prev.new_switch[s] {
+                Some(ChangeReason::NewSwitch)
+            } else if restored[s] && old[s] != fresh[s] {
+                Some(ChangeReason::Restored)
+            } else {
+                None
+            };
+            if sc.why[s].is_some() {
+                sc.new[s] = fresh[s];
+            }
         }
-        if strict {
-            self.settle(target, fresh, sc);
-        }
+        self.settle(target, strict, old, fresh, sc);
         for s in 0..n {
             if sc.new[s] == old[s] && !self.prev.new_switch[s] {
                 c.kept += 1;
@@ -263,84 +280,61 @@ impl Ctx<'_> {
         c
     }
 
-    /// Why the previous entry of switch `s` cannot stay (`None`: it stays).
-    /// Under up/down, a switch from which the engine's own path breaks the
-    /// rule (Dmodc's escape hops, used only by traffic starting there)
-    /// keeps a previous entry that merely reaches the destination; paths
-    /// from other switches through it are still held to the rule (settle).
-    fn old_reason(
-        &self,
-        s: usize,
-        target: Target,
-        old: &[u8],
-        strict: bool,
-        sc: &Scratch,
-        restored: bool,
-    ) -> Option<ChangeReason> {
-        if self.prev.new_switch[s] {
-            return Some(ChangeReason::NewSwitch);
-        }
-        let end = if strict && sc.end[s] != End::Reached && sc.fresh_end[s] != End::Reached {
-            sc.loose[s]
-        } else {
-            sc.end[s]
-        };
-        let why = match end {
-            End::Reached => match &self.hops {
-                Some(h) if !walk::is_shortest(h, target, s, sc.len[s]) => {
-                    Some(ChangeReason::NotShortest)
-                }
-                _ => None,
-            },
-            End::PortDown if self.ports.get(s, old[s]) == Next::Down => {
-                Some(ChangeReason::PortDown)
-            }
-            End::PortDown => Some(ChangeReason::PathBroken),
-            End::NoRoute | End::WrongEnd => Some(ChangeReason::Unreached),
-            End::Loop => Some(ChangeReason::Loop),
-            End::UpAfterDown => Some(ChangeReason::UpDown),
-        };
-        why.or(restored.then_some(ChangeReason::Restored))
-    }
-
-    /// Up/down: replaces kept entries on merged paths that break the
-    /// promise until none does (step 3 of the module doc).
-    fn settle(&self, target: Target, fresh: &[u8], sc: &mut Scratch) {
+    /// Until every path of the merged column keeps the promise, re-routes
+    /// one entry per broken path: the one closest to where it breaks whose
+    /// fresh route keeps the promise (memo §6: spread the routes of a
+    /// failing port at its switch; go back to the switches feeding it only
+    /// when there is no other way). A path from a switch where the engine's
+    /// own route breaks the promise (Dmodc's escape hops, used only by
+    /// traffic starting there) need only reach the destination. Each round
+    /// makes one more entry equal to the engine's, so it ends.
+    fn settle(&self, target: Target, strict: Rule, old: &[u8], fresh: &[u8], sc: &mut Scratch) {
         let n = sc.new.len();
         loop {
             sc.walker
-                .walk(&self.ports, (target, true), &sc.new, &mut sc.end, &mut sc.len);
-            let mut converted = false;
+                .walk(&self.ports, (target, strict), &sc.new, &mut sc.end);
+            let fresh_ok = |s: usize| sc.fresh_end[2 * s] == End::Reached;
+            let loose = (0..n).any(|s| !fresh_ok(s) && sc.end[s] != End::Reached);
+            if loose {
+                sc.walker
+                    .walk(&self.ports, (target, Rule::Reach), &sc.new, &mut sc.loose);
+            }
+            let mut changed = false;
+            let mut path = std::mem::take(&mut sc.path);
             for s in 0..n {
-                if sc.end[s] == End::Reached || sc.fresh_end[s] != End::Reached {
+                let (rule, end) = if sc.fresh_end[2 * s] == End::Reached {
+                    (strict, sc.end[s])
+                } else {
+                    (Rule::Reach, sc.loose[s])
+                };
+                if end == End::Reached {
                     continue;
                 }
-                converted |= self.convert_path(s, fresh, sc);
+                let how = walk::trace(&self.ports, (target, rule), &sc.new, s, &mut path);
+                if how == End::Reached {
+                    continue; // mended by an earlier pick of this round
+                }
+                // the entry closest to the break whose fresh route keeps
+                // the promise from where the path arrives (key = phase)
+                let differs = |k: &usize| sc.new[*k / 2] != fresh[*k / 2];
+                let pick = path
+                    .iter()
+                    .rev()
+                    .find(|&k| differs(k) && sc.fresh_end[*k] == End::Reached)
+                    .or_else(|| path.iter().rev().find(|&k| differs(k)))
+                    .copied();
+                let Some(k) = pick else { continue };
+                let u = k / 2;
+                sc.new[u] = fresh[u];
+                let at_break = Some(&k) == path.last();
+                sc.why[u].get_or_insert(reason(how, at_break, self.ports.get(u, old[u])));
+                changed = true;
             }
-            if !converted {
+            sc.path = path;
+            if !changed {
                 return;
             }
         }
-    }
-
-    /// Replaces every kept entry on the merged path from `s` by the fresh
-    /// one; whether any was.
-    fn convert_path(&self, s: usize, fresh: &[u8], sc: &mut Scratch) -> bool {
-        sc.stamp += 1;
-        let (mut u, mut any) = (s, false);
-        while sc.seen[u] != sc.stamp {
-            sc.seen[u] = sc.stamp;
-            if sc.new[u] != fresh[u] {
-                sc.new[u] = fresh[u];
-                sc.why[u].get_or_insert(ChangeReason::Consistency);
-                any = true;
-            }
-            match self.ports.get(u, sc.new[u]) {
-                Next::Switch { t, .. } => u = t as usize,
-                _ => break,
-            }
-        }
-        any
     }
 
     /// Per switch: the engine's fresh path crosses a cable the previous

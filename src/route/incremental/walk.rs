@@ -3,7 +3,8 @@
 //! column costs O(switches): each path is walked until it meets a switch
 //! already decided. The phase is whether the path has gone down yet (an
 //! up/down promise forbids going up again); min-hop's promise is checked
-//! on the path lengths afterwards.
+//! hop by hop (each hop one switch closer), so every broken path has a
+//! switch where it breaks.
 
 use crate::model::hops::SwitchHops;
 use crate::model::{Fabric, LidMap, NO_ROUTE, NodeIdx, PortNum};
@@ -120,6 +121,19 @@ pub(super) enum End {
     Loop,
     WrongEnd,
     UpAfterDown,
+    /// A hop that does not bring the path one switch closer.
+    NotShortest,
+}
+
+/// The promise a path is held to.
+#[derive(Clone, Copy)]
+pub(super) enum Rule<'a> {
+    /// Reach the destination, no loop.
+    Reach,
+    /// And never up after down (the ranks in [`Ports`]).
+    UpDown,
+    /// And every hop one switch closer (min-hop's shortest paths).
+    Shortest(&'a SwitchHops),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -132,7 +146,6 @@ enum Mark {
 /// Scratch for one column walk, reused across columns.
 pub(super) struct Walker {
     mark: Vec<Mark>,
-    len: Vec<u16>,
     chain: Vec<usize>,
 }
 
@@ -140,64 +153,101 @@ impl Walker {
     pub(super) fn new(switches: usize) -> Walker {
         Walker {
             mark: vec![Mark::Unknown; 2 * switches],
-            len: vec![0; 2 * switches],
             chain: Vec::new(),
         }
     }
 
     /// Walks `col` from every switch (phase: not yet gone down) and writes
-    /// how each path ends and its switch-to-switch hops; `updown`: the path
-    /// must not go up after going down.
+    /// how each path ends under `rule`.
     pub(super) fn walk(
         &mut self,
         ports: &Ports,
-        (target, updown): (Target, bool),
+        (target, rule): (Target, Rule),
         col: &[u8],
         end: &mut [End],
-        hops: &mut [u16],
     ) {
         self.mark.fill(Mark::Unknown);
         for s in 0..col.len() {
-            self.resolve(ports, (target, updown), col, 2 * s);
+            self.resolve(ports, (target, rule), col, 2 * s);
             end[s] = match self.mark[2 * s] {
                 Mark::Done(e) => e,
                 _ => unreachable!("resolve decides every key it starts from"),
             };
-            hops[s] = self.len[2 * s];
         }
     }
 
-    fn resolve(&mut self, ports: &Ports, rule: (Target, bool), col: &[u8], start: usize) {
+    /// How the path ends from every key (switch × phase: `2s` not yet gone
+    /// down, `2s + 1` gone down) into `end` (2 × switches long).
+    pub(super) fn walk_keys(
+        &mut self,
+        ports: &Ports,
+        rule: (Target, Rule),
+        col: &[u8],
+        end: &mut [End],
+    ) {
+        self.mark.fill(Mark::Unknown);
+        for key in 0..2 * col.len() {
+            self.resolve(ports, rule, col, key);
+            end[key] = match self.mark[key] {
+                Mark::Done(e) => e,
+                _ => unreachable!("resolve decides every key it starts from"),
+            };
+        }
+    }
+
+    fn resolve(&mut self, ports: &Ports, rule: (Target, Rule), col: &[u8], start: usize) {
         self.chain.clear();
         let mut key = start;
-        let (end, len) = loop {
+        let end = loop {
             match self.mark[key] {
-                Mark::Done(e) => break (e, self.len[key] + 1),
-                Mark::InChain => break (End::Loop, 0),
+                Mark::Done(e) => break e,
+                Mark::InChain => break End::Loop,
                 Mark::Unknown => {}
             }
             self.mark[key] = Mark::InChain;
             self.chain.push(key);
             match step(ports, rule, col, key) {
                 Ok(k) => key = k,
-                Err(e) => break (e, 0),
+                Err(e) => break e,
             }
         };
-        // the last key of the chain ends (or meets a decided key); each
-        // earlier one is one more hop away
-        for (i, &k) in self.chain.iter().rev().enumerate() {
-            self.len[k] = if end == End::Reached {
-                len + i as u16
-            } else {
-                0
-            };
+        for &k in &self.chain {
             self.mark[k] = Mark::Done(end);
         }
     }
 }
 
+/// Follows `col` from switch `s` under `rule`, pushing the keys (switch ×
+/// phase, as in [`Walker::walk_keys`]) of the path, the last one where it
+/// ends, into `path`.
+pub(super) fn trace(
+    ports: &Ports,
+    rule: (Target, Rule),
+    col: &[u8],
+    s: usize,
+    path: &mut Vec<usize>,
+) -> End {
+    path.clear();
+    let mut key = 2 * s;
+    loop {
+        path.push(key);
+        if path.len() > 2 * col.len() + 2 {
+            return End::Loop;
+        }
+        match step(ports, rule, col, key) {
+            Ok(k) => key = k,
+            Err(e) => return e,
+        }
+    }
+}
+
 /// One hop of the walk from `key` (switch × phase).
-fn step(ports: &Ports, (target, updown): (Target, bool), col: &[u8], key: usize) -> Result<usize, End> {
+fn step(
+    ports: &Ports,
+    (target, rule): (Target, Rule),
+    col: &[u8],
+    key: usize,
+) -> Result<usize, End> {
     let (s, gone_down) = (key / 2, key % 2 == 1);
     let p = col[s];
     if let Target::Switch(t) = target
@@ -218,23 +268,26 @@ fn step(ports: &Ports, (target, updown): (Target, bool), col: &[u8], key: usize)
             Target::End { node, port, .. } if node == n && port == q => Err(End::Reached),
             _ => Err(End::WrongEnd),
         },
-        Next::Switch { t, up } => {
-            let up = up && updown;
-            if up && gone_down {
-                Err(End::UpAfterDown)
-            } else {
-                Ok(2 * t as usize + usize::from(gone_down || !up))
-            }
-        }
+        Next::Switch { t, up } => match rule {
+            Rule::UpDown if up && gone_down => Err(End::UpAfterDown),
+            Rule::UpDown => Ok(2 * t as usize + usize::from(gone_down || !up)),
+            Rule::Shortest(h) => match target.switch() {
+                Some(d) if u16::from(h.get(t as usize, d)) + 1 == u16::from(h.get(s, d)) => {
+                    Ok(2 * t as usize)
+                }
+                _ => Err(End::NotShortest),
+            },
+            Rule::Reach => Ok(2 * t as usize),
+        },
     }
 }
 
-/// Min-hop's promise: the path is as short as the fabric allows.
-pub(super) fn is_shortest(hops: &SwitchHops, target: Target, s: usize, len: u16) -> bool {
-    let want = match target {
-        Target::Switch(t) => hops.get(s, t as usize),
-        Target::End { sw: Some(t), .. } => hops.get(s, t as usize),
-        _ => return false,
-    };
-    u16::from(want) == len
+impl Target {
+    /// The switch the destination is on or cabled to.
+    fn switch(self) -> Option<usize> {
+        match self {
+            Target::Switch(t) | Target::End { sw: Some(t), .. } => Some(t as usize),
+            _ => None,
+        }
+    }
 }
