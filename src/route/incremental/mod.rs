@@ -5,20 +5,20 @@
 //!
 //! Engine-agnostic: the engine routes the new fabric from scratch as usual
 //! (its *fresh* tables and promise), and this module merges, per
-//! destination LID:
-//! 1. an entry of the previous tables is *valid* when its path, followed in
-//!    the previous tables over the new cables, reaches the destination and
-//!    keeps the engine's promise — up/down with the fresh ranks (dmodc,
-//!    updn), or a shortest path (minhop, no ranks). A suffix of a valid path
-//!    is valid, so kept entries only ever lead to kept entries;
-//! 2. invalid entries take the engine's fresh entry (balanced the way the
-//!    engine balances), and so do entries whose fresh path crosses a cable
-//!    that came back (`--restore engine`) and switches new to the tables;
-//! 3. a fresh path can enter a kept one: shortest paths stay shortest, but a
-//!    fresh down-going hop into a kept up-going path would break up/down,
-//!    so until every path of the merged column keeps the promise, kept
-//!    entries on a broken path are replaced by fresh ones (at worst the
-//!    column becomes the engine's own, which keeps it).
+//! destination LID (`formats/state.md`, "compile --previous"):
+//! 1. a path is *valid* when, followed in the tables over the new cables,
+//!    it reaches the destination and keeps the engine's promise — up/down
+//!    with the fresh ranks (dmodc, updn; CA LIDs), or every hop one switch
+//!    closer (minhop, no ranks); a destination routed as before is kept;
+//! 2. the merge starts from the previous tables (fresh entries for switches
+//!    new to them, and with `--restore engine` where the fresh path crosses
+//!    a cable that came back);
+//! 3. round by round, each broken path gets one fresh entry: the one
+//!    closest to the break whose fresh route keeps the promise from the
+//!    phase the path arrives in (memo §6: spread the failing port's routes
+//!    at its switch, go back to the feeding switches only when there is no
+//!    other way). Each round makes one more entry the engine's, so it ends;
+//!    at worst the column is the engine's own, which keeps the promise.
 //!
 //! The result is verified like any compile; this module does not grade it.
 
@@ -215,6 +215,7 @@ impl Scratch {
             end: vec![End::Reached; n],
             loose: vec![End::Reached; n],
             path: Vec::new(),
+            fresh_walked: false,
             fresh_end: vec![End::Reached; 2 * n],
             why: vec![None; n],
         }
@@ -245,8 +246,7 @@ impl Ctx<'_> {
             (None, Target::Switch(_)) => Rule::Reach,
             (None, _) => Rule::UpDown,
         };
-        sc.walker
-            .walk_keys(&self.ports, (target, strict), fresh, &mut sc.fresh_end);
+        sc.fresh_walked = false;
         let restored = if self.restore {
             self.crosses_new(fresh)
         } else {
@@ -293,6 +293,15 @@ impl Ctx<'_> {
         loop {
             sc.walker
                 .walk(&self.ports, (target, strict), &sc.new, &mut sc.end);
+            if sc.end.iter().all(|&e| e == End::Reached) {
+                return;
+            }
+            if !sc.fresh_walked {
+                // needed only once some path is broken (most columns: never)
+                sc.walker
+                    .walk_keys(&self.ports, (target, strict), fresh, &mut sc.fresh_end);
+                sc.fresh_walked = true;
+            }
             let fresh_ok = |s: usize| sc.fresh_end[2 * s] == End::Reached;
             let loose = (0..n).any(|s| !fresh_ok(s) && sc.end[s] != End::Reached);
             if loose {
