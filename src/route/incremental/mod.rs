@@ -204,6 +204,8 @@ struct Scratch {
     path: Vec<usize>,
     /// How the engine's own path ends, per switch × phase.
     fresh_end: Vec<End>,
+    /// `fresh_end` holds this column's walk.
+    fresh_walked: bool,
     why: Vec<Option<ChangeReason>>,
 }
 
