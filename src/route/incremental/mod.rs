@@ -157,8 +157,8 @@ fn reason(how: End, at_break: bool, next: Next) -> ChangeReason {
     match how {
         End::PortDown if at_break && next == Next::Down => ChangeReason::PortDown,
         End::PortDown => ChangeReason::PathBroken,
-        End::NoRoute | End::WrongEnd if at_break => ChangeReason::Unreached,
-        End::NoRoute | End::WrongEnd => ChangeReason::PathBroken,
+        End::NoRoute | End::Elsewhere if at_break => ChangeReason::Unreached,
+        End::NoRoute | End::Elsewhere => ChangeReason::PathBroken,
         End::Loop => ChangeReason::Loop,
         End::UpAfterDown => ChangeReason::UpDown,
         End::NotShortest => ChangeReason::NotShortest,

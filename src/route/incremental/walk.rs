@@ -119,7 +119,7 @@ pub(super) enum End {
     NoRoute,
     PortDown,
     Loop,
-    WrongEnd,
+    Elsewhere,
     UpAfterDown,
     /// A hop that does not bring the path one switch closer.
     NotShortest,
@@ -167,9 +167,9 @@ impl Walker {
         end: &mut [End],
     ) {
         self.mark.fill(Mark::Unknown);
-        for s in 0..col.len() {
+        for (s, e) in end.iter_mut().enumerate().take(col.len()) {
             self.resolve(ports, (target, rule), col, 2 * s);
-            end[s] = match self.mark[2 * s] {
+            *e = match self.mark[2 * s] {
                 Mark::Done(e) => e,
                 _ => unreachable!("resolve decides every key it starts from"),
             };
@@ -186,9 +186,9 @@ impl Walker {
         end: &mut [End],
     ) {
         self.mark.fill(Mark::Unknown);
-        for key in 0..2 * col.len() {
+        for (key, e) in end.iter_mut().enumerate().take(2 * col.len()) {
             self.resolve(ports, rule, col, key);
-            end[key] = match self.mark[key] {
+            *e = match self.mark[key] {
                 Mark::Done(e) => e,
                 _ => unreachable!("resolve decides every key it starts from"),
             };
@@ -256,7 +256,7 @@ fn step(
         return if p == 0 {
             Err(End::Reached)
         } else {
-            Err(End::WrongEnd)
+            Err(End::Elsewhere)
         };
     }
     if p == NO_ROUTE {
@@ -266,7 +266,7 @@ fn step(
         Next::Down => Err(End::PortDown),
         Next::End(n, q) => match target {
             Target::End { node, port, .. } if node == n && port == q => Err(End::Reached),
-            _ => Err(End::WrongEnd),
+            _ => Err(End::Elsewhere),
         },
         Next::Switch { t, up } => match rule {
             Rule::UpDown if up && gone_down => Err(End::UpAfterDown),
