@@ -14,5 +14,6 @@ pub mod outputs;
 pub mod report;
 mod stage_writer;
 pub mod staged_file;
+pub mod state;
 pub mod vl;
 pub mod yaml;

@@ -215,6 +215,9 @@ pub struct Report {
     /// Multicast summary when `--mcast` was given (also in `mcast.json`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub multicast: Option<crate::model::McastSummary>,
+    /// What `compile --previous` kept and changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub incremental: Option<crate::model::incremental::IncrementalSummary>,
     pub notes: Vec<Note>,
     /// Every other output of the run, by name, with its digest.
     pub outputs: Vec<OutputRecord>,

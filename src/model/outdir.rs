@@ -41,6 +41,8 @@ pub enum OutFile {
     IbdmchkSl2Vl,
     /// ibdmchk's `-c` path-SL file.
     IbdmchkPsl,
+    /// The compile state for `compile --previous` (`formats/state.md`).
+    State,
 }
 
 impl OutFile {
@@ -61,11 +63,12 @@ impl OutFile {
             OutFile::Sl2VlDump => "opensm-sl2vl.dump",
             OutFile::IbdmchkSl2Vl => "ibdmchk.sl2vl",
             OutFile::IbdmchkPsl => "ibdmchk.psl",
+            OutFile::State => "routec-state.json.zst",
         }
     }
 
     /// Every output a run may write (the manifest aside).
-    pub const ALL: [OutFile; 13] = [
+    pub const ALL: [OutFile; 14] = [
         OutFile::Image,
         OutFile::ImageZst,
         OutFile::OpensmLfts,
@@ -79,6 +82,7 @@ impl OutFile {
         OutFile::Sl2VlDump,
         OutFile::IbdmchkSl2Vl,
         OutFile::IbdmchkPsl,
+        OutFile::State,
     ];
 
     /// Table files a reader of an output directory takes, in order of

@@ -13,6 +13,7 @@ pub mod mcast_colours;
 pub mod mcast_groups;
 pub mod mcfdbs;
 pub mod report;
+pub mod state;
 mod text;
 pub mod vl_files;
 pub mod yaml;

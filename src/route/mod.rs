@@ -3,6 +3,7 @@
 //! themselves: [`crate::verify`] checks their tables.
 
 pub mod dmodc;
+pub mod incremental;
 pub mod layers;
 pub mod minhop;
 pub mod opensm;

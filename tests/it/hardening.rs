@@ -515,10 +515,16 @@ fn a_narrower_emit_removes_what_routec_wrote_before_and_nothing_else() {
     left.sort();
     assert_eq!(
         left,
-        ["notes.txt", "report.json", "routec.manifest", "routes.lft"]
+        [
+            "notes.txt",
+            "report.json",
+            "routec-state.json.zst",
+            "routec.manifest",
+            "routes.lft"
+        ]
     );
     assert_eq!(
         std::fs::read_to_string(out.join("routec.manifest")).unwrap(),
-        "report.json\nroutes.lft\n"
+        "report.json\nroutec-state.json.zst\nroutes.lft\n"
     );
 }

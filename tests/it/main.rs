@@ -26,6 +26,7 @@ mod hardening_signals;
 mod ibdmchk;
 mod ibdmchk_vl;
 mod image;
+mod incremental;
 mod info;
 mod layers;
 mod mcast;

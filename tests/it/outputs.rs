@@ -67,7 +67,15 @@ fn default_outputs_are_image_and_report_and_rerun_keeps_mtimes() {
     let out = dir.path().join("out");
     compile_cmd(Path::new(FT2), &out).assert().code(0);
     let names: Vec<String> = snapshot(&out).into_iter().map(|f| f.0).collect();
-    assert_eq!(names, ["report.json", "routec.manifest", "routes.lft"]);
+    assert_eq!(
+        names,
+        [
+            "report.json",
+            "routec-state.json.zst",
+            "routec.manifest",
+            "routes.lft"
+        ]
+    );
     // OUTDIR holds deterministic outputs only: no run log (issue 11, item 10)
     assert!(!out.join("run.json").exists());
 
@@ -115,8 +123,8 @@ fn default_outputs_are_image_and_report_and_rerun_keeps_mtimes() {
         .iter()
         .map(|o| o["status"].as_str().unwrap())
         .collect();
-    // six outputs and the manifest
-    assert_eq!(statuses, ["unchanged"; 7]);
+    // seven outputs (the state among them) and the manifest
+    assert_eq!(statuses, ["unchanged"; 8]);
     // parse, lids, route, verify, emit
     assert_eq!(run["timings"].as_array().unwrap().len(), 5);
     let leftovers = std::fs::read_dir(&out).unwrap().filter(|e| {
@@ -234,7 +242,7 @@ fn depfile_stamp_and_report() {
     assert_eq!(
         d,
         format!(
-            "{o}/routes.lft {o}/report.json {} : \\\n  {FT2}\n\n{FT2}:\n",
+            "{o}/routes.lft {o}/routec-state.json.zst {o}/report.json {} : \\\n  {FT2}\n\n{FT2}:\n",
             stamp.display()
         )
     );

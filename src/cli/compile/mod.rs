@@ -1,6 +1,7 @@
 //! `routec compile`: parse → faults → LIDs → route → verify → emit, for
 //! unicast and, with `--mcast`, multicast (assign → verify → emit) alike.
 
+mod incremental;
 mod job;
 mod write;
 
@@ -89,6 +90,8 @@ pub struct CompileArgs {
     pub mcast: Option<PathBuf>,
     #[command(flatten)]
     pub mcast_opts: McastOpts,
+    #[command(flatten)]
+    pub incremental: incremental::IncrementalArgs,
 }
 
 /// Everything the emit stage needs from a run.
@@ -100,6 +103,8 @@ pub(super) struct Run {
     inputs: Vec<(&'static str, PathBuf)>,
     verdict: Verdict,
     mcast: Option<(McastRun, McastCheck)>,
+    /// What `--previous` kept and changed.
+    incremental: Option<crate::model::incremental::IncrementalSummary>,
 }
 
 /// Runs `routec compile`.
@@ -132,6 +137,14 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
         .engine
         .route(&fabric, &lids, &route_opts)
         .map_err(|e| name_roots_file(e, &job.roots))?;
+    if args.incremental.previous.is_some() {
+        phases.begin("incremental");
+    }
+    let incremental = match incremental::apply(&args, &job, &fabric, &lids, &mut routing, g)? {
+        incremental::Step::Full => None,
+        incremental::Step::Done(s) => Some(s),
+        incremental::Step::TooBig => return Ok(Outcome::Findings),
+    };
     if let Some(own) = &routing.lids {
         // The engine gave ports LIDs of its own (e.g. an escape LID): every
         // later stage and output uses them.
@@ -182,6 +195,7 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
         routing,
         verdict,
         mcast,
+        incremental,
     };
     let outcome = write::write_outputs(&args, &job, &run, g, phases)?;
     Ok(if valid { outcome } else { Outcome::Findings })

@@ -45,6 +45,13 @@ pub(super) fn write_outputs(
     if let Some((m, check)) = &run.mcast {
         mcast::stage(&mut set, &run.fabric, m, check)?;
     }
+    if job.wants(Emit::Image) {
+        // what `compile --previous` reads next time, beside the image
+        let st = super::incremental::state_of(args, job, &run.fabric, &run.lids, &run.routing);
+        set.stage(OutFile::State.name(), |w| {
+            crate::emit::state::write_state(&st, w)
+        })?;
+    }
     if job.wants(Emit::Report) {
         stage_report(&mut set, args, job, run, &fingerprint)?;
     }
@@ -210,6 +217,7 @@ fn stage_report(
             .as_ref()
             .map(|p| report::VlSummary::of(&run.fabric, &run.lids, p)),
         multicast: run.mcast.as_ref().map(|(m, _)| m.summary.clone()),
+        incremental: run.incremental.clone(),
         notes: run.routing.notes.clone(),
         outputs: set.records(),
     };

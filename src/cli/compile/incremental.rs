@@ -1,0 +1,287 @@
+//! `compile --previous DIR` (2005 OpenSM memo §6–7): loads the previous
+//! run's state and tables, classifies the cabling change (Table 1,
+//! `diff::cabling`), and hands the tables to `route::incremental`, which
+//! keeps the valid entries and re-routes the rest. A state that cannot be
+//! trusted is ignored with note R020 and the fabric is routed from scratch.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+
+use super::CompileArgs;
+use super::job::Job;
+use crate::cli::common::Global;
+use crate::error::Result;
+use crate::model::incremental::IncrementalSummary;
+use crate::model::state::{State, StateOptions, lfts_digest};
+use crate::model::{Fabric, Lfts, LidMap, Note, Routing};
+use crate::route::incremental::{self, Previous, Restore};
+
+/// Options of incremental compilation.
+#[derive(Args, Debug, Default)]
+pub struct IncrementalArgs {
+    /// Re-route incrementally from the output directory of a previous
+    /// compile (its `routec-state.json.zst` and route image): keep every
+    /// entry still valid, re-route the others (`formats/state.md`).
+    #[arg(long, value_name = "DIR")]
+    pub previous: Option<PathBuf>,
+    /// Route from scratch even with --previous.
+    #[arg(long)]
+    pub full: bool,
+    /// Where a cable came back or is new: take the engine's routes through
+    /// it (`engine`), or keep the previous entries (`keep`).
+    #[arg(long, value_enum, default_value = "engine", requires = "previous")]
+    pub restore: RestoreArg,
+    /// Fail (exit 1, nothing written) unless the change to the previous
+    /// tables fits in N LFT blocks; says how many the smallest change found
+    /// needs.
+    #[arg(long, value_name = "N", requires = "previous")]
+    pub max_changed_blocks: Option<u64>,
+}
+
+/// `--restore`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum RestoreArg {
+    #[default]
+    Engine,
+    Keep,
+}
+
+/// What `--previous` came to.
+pub(super) enum Step {
+    /// Routed from scratch (no --previous, --full, or the state ignored).
+    Full,
+    /// The routing's tables are the incremental result.
+    Done(IncrementalSummary),
+    /// `--max-changed-blocks` cannot be met: exit 1, nothing written.
+    TooBig,
+}
+
+/// The options a state must match to be reused.
+pub(super) fn state_options(args: &CompileArgs, job: &Job) -> StateOptions {
+    StateOptions {
+        roots: job.roots.meta_name().into(),
+        node_order: job.route.node_order.as_ref().map(|o| {
+            let bytes: Vec<u8> = o.iter().flat_map(|g| g.0.to_le_bytes()).collect();
+            crate::io::hex(&crate::io::sha256(&bytes))
+        }),
+        vls: job.vls,
+        lmc: args.lmc,
+    }
+}
+
+/// The state this run leaves for the next one.
+pub(super) fn state_of(
+    args: &CompileArgs,
+    job: &Job,
+    fabric: &Fabric,
+    lids: &LidMap,
+    routing: &Routing,
+) -> State {
+    let mut st = State::of(fabric, lids, &routing.lfts);
+    st.engine = args.engine.clone();
+    st.options = state_options(args, job);
+    st.roots = routing
+        .roots
+        .iter()
+        .map(|&s| fabric.node(fabric.switch_node(s)).guid)
+        .collect();
+    st
+}
+
+/// Applies `--previous` to the engine's fresh `routing` of `fabric`.
+pub(super) fn apply(
+    args: &CompileArgs,
+    job: &Job,
+    fabric: &Fabric,
+    lids: &LidMap,
+    routing: &mut Routing,
+    g: &Global,
+) -> Result<Step> {
+    let inc = &args.incremental;
+    let Some(dir) = &inc.previous else {
+        return Ok(Step::Full);
+    };
+    if inc.full {
+        return Ok(Step::Full);
+    }
+    if routing.lids.is_some() || routing.vl_plan.is_some() {
+        routing.notes.push(Note {
+            code: "R022",
+            message: format!(
+                "--previous: engine {}'s routing carries its own LIDs or VL plan; \
+                 incremental re-routing keeps LFT-only routings, so this one was routed \
+                 from scratch",
+                args.engine
+            ),
+        });
+        return Ok(Step::Full);
+    }
+    let loaded = match load(dir, args, job, fabric, routing) {
+        Ok(l) => l,
+        Err(why) => {
+            routing.notes.push(Note {
+                code: "R020",
+                message: format!("--previous: state ignored, routed from scratch: {why}"),
+            });
+            return Ok(Step::Full);
+        }
+    };
+    let prev = Previous {
+        lfts: &loaded.old,
+        new_switch: &loaded.new_switch,
+        new_cable: &loaded.new_cable,
+    };
+    let restore = match inc.restore {
+        RestoreArg::Engine => Restore::Engine,
+        RestoreArg::Keep => Restore::Keep,
+    };
+    let mut done = incremental::repair(fabric, lids, &prev, routing, restore);
+    if let Some(max) = inc.max_changed_blocks
+        && done.summary.changed_blocks > max
+        && restore == Restore::Engine
+    {
+        done = incremental::repair(fabric, lids, &prev, routing, Restore::Keep);
+    }
+    if let Some(max) = inc.max_changed_blocks
+        && done.summary.changed_blocks > max
+    {
+        if !g.quiet {
+            eprintln!(
+                "error: --max-changed-blocks {max}: the smallest valid change found needs {} \
+                 LFT blocks ({} entries); nothing written",
+                done.summary.changed_blocks, done.summary.changed
+            );
+        }
+        return Ok(Step::TooBig);
+    }
+    done.summary.cabling = loaded.cabling;
+    let s = &done.summary;
+    routing.notes.push(Note {
+        code: "R021",
+        message: format!(
+            "--previous {}: kept {} entries, changed {} in {} LFT blocks (--restore {}; \
+             {} entries differ from a full re-route)",
+            dir.display(),
+            s.kept,
+            s.changed,
+            s.changed_blocks,
+            s.restore,
+            s.differs_from_engine
+        ),
+    });
+    routing.lfts = done.lfts;
+    Ok(Step::Done(done.summary))
+}
+
+/// The previous run over the new fabric.
+struct Loaded {
+    old: Lfts,
+    new_switch: Vec<bool>,
+    new_cable: Vec<Vec<bool>>,
+    cabling: Vec<String>,
+}
+
+/// Reads and checks the state and tables of `dir`; `Err` says why they
+/// cannot be used.
+fn load(
+    dir: &Path,
+    args: &CompileArgs,
+    job: &Job,
+    fabric: &Fabric,
+    routing: &Routing,
+) -> std::result::Result<Loaded, String> {
+    let st = crate::parse::state::read_state(dir)?;
+    if st.engine != args.engine {
+        return Err(format!(
+            "made by engine {}, not {}",
+            st.engine.chars().take(20).collect::<String>(),
+            args.engine
+        ));
+    }
+    if st.options != state_options(args, job) {
+        return Err(format!(
+            "made with other options ({:?}, now {:?})",
+            st.options,
+            state_options(args, job)
+        ));
+    }
+    let prev = st.fabric().map_err(|e| format!("corrupt state: {e}"))?;
+    let shared = prev
+        .switches()
+        .iter()
+        .filter(|&&n| {
+            fabric
+                .node_by_guid(prev.node(n).guid)
+                .is_some_and(|m| fabric.is_switch(m))
+        })
+        .count();
+    let most = prev.num_switches().max(fabric.num_switches());
+    if 2 * shared < most {
+        return Err(format!(
+            "another fabric: {shared} of its {} switches are in this one ({})",
+            prev.num_switches(),
+            fabric.num_switches()
+        ));
+    }
+    let prev_lids = LidMap::new(&prev).map_err(|e| format!("corrupt state: {e}"))?;
+    let tables = crate::parse::lfts::read_tables(dir).map_err(|e| e.to_string())?;
+    let aligned = tables
+        .align(&prev, &prev_lids)
+        .map_err(|g| format!("the tables name switch {g}, which the state lacks"))?;
+    if lfts_digest(&prev, &prev_lids, &aligned.lfts) != st.lfts_digest {
+        return Err("the tables in the directory are not the ones the state describes".into());
+    }
+    let mut old = Lfts::new(fabric.num_switches(), routing.lfts.top());
+    let mut new_switch = vec![true; fabric.num_switches()];
+    for (s, &n) in fabric.switches().iter().enumerate() {
+        let Some(ps) = prev
+            .node_by_guid(fabric.node(n).guid)
+            .and_then(|m| prev.switch_index(m))
+        else {
+            continue;
+        };
+        new_switch[s] = false;
+        let (src, dst) = (aligned.lfts.row(ps.ix()), old.row_mut(s));
+        let k = src.len().min(dst.len());
+        dst[..k].copy_from_slice(&src[..k]);
+    }
+    let new_cable = fabric
+        .switches()
+        .iter()
+        .map(|&n| {
+            (0..fabric.ports(n).len() as u8)
+                .map(|p| is_new_cable(&prev, fabric, n, p))
+                .collect()
+        })
+        .collect();
+    let report = crate::diff::cabling::compare(&prev, fabric);
+    let cabling = report
+        .changes
+        .iter()
+        .take(100)
+        .map(|c| format!("{:?}: {}", c.kind, c.message))
+        .collect();
+    Ok(Loaded {
+        old,
+        new_switch,
+        new_cable,
+        cabling,
+    })
+}
+
+/// Whether the cable on port `p` of node `n` of `now` is absent from `prev`
+/// (matched by node GUIDs and port numbers).
+fn is_new_cable(prev: &Fabric, now: &Fabric, n: crate::model::NodeIdx, p: u8) -> bool {
+    let Some(peer) = now.peer(n, p) else {
+        return false;
+    };
+    let guid = |f: &Fabric, m: crate::model::NodeIdx| f.node(m).guid;
+    let Some(pn) = prev.node_by_guid(guid(now, n)) else {
+        return true;
+    };
+    match prev.peer(pn, p) {
+        Some(pp) => guid(prev, pp.node) != guid(now, peer.node) || pp.port != peer.port,
+        None => true,
+    }
+}
