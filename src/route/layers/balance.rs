@@ -10,9 +10,9 @@
 use rayon::prelude::*;
 
 use super::Placement;
-use super::paths::{PathWalk, Turn};
+use super::paths::{Block, Col, PathWalk, Turn};
 use super::tree::{Memo, fresh_turns};
-use crate::model::Lid;
+use crate::model::{LFT_BLOCK, Lid};
 
 /// Destinations whose candidate moves are held at once (bounded memory).
 const CHUNK: usize = 256;
@@ -30,15 +30,28 @@ pub(super) fn balance(walk: &PathWalk, p: &mut Placement) {
         .sum::<u64>()
         .div_ceil(k as u64);
     let lids: Vec<Lid> = walk.destinations().collect();
-    let mut added: Vec<u16> = Vec::new();
+    let (mut added, mut blk): (Vec<u16>, _) = (Vec::new(), Block::default());
     for chunk in lids.chunks(CHUNK) {
         let over: Vec<bool> = p.layers.iter().map(|l| l.load > cap).collect();
         if !over.contains(&true) {
             return;
         }
-        let cands: Vec<Vec<Candidate>> = chunk
+        let groups: Vec<&[Lid]> = chunk
+            .chunk_by(|a, b| a / LFT_BLOCK as Lid == b / LFT_BLOCK as Lid)
+            .collect();
+        let cands: Vec<Vec<Candidate>> = groups
             .par_iter()
-            .map_init(Memo::default, |m, &lid| candidates(walk, p, &over, lid, m))
+            .map_init(
+                || (Memo::default(), Block::default()),
+                |(m, blk), lids| {
+                    let found = lids.iter().map(|&lid| {
+                        let col = walk.col(blk, lid);
+                        candidates(walk, p, &over, col, lid, m)
+                    });
+                    found.collect::<Vec<_>>()
+                },
+            )
+            .flatten()
             .collect();
         for per_lid in cands {
             added.clear();
@@ -53,7 +66,8 @@ pub(super) fn balance(walk: &PathWalk, p: &mut Placement) {
                     .min_by_key(|&j| (p.layers[j].load, j));
                 if let Some(j) = target {
                     let layer = &mut p.layers[j];
-                    fresh_turns(walk, lid, src, &mut added, j, |t| {
+                    let col = walk.col(&mut blk, lid);
+                    fresh_turns(walk, col, src, &mut added, j, |t| {
                         layer.insert(t.id, t.from, t.to);
                     });
                     p.layers[j].load += w;
@@ -71,6 +85,7 @@ fn candidates(
     walk: &PathWalk,
     p: &Placement,
     over: &[bool],
+    col: Col,
     lid: Lid,
     m: &mut Memo<u16>,
 ) -> Vec<Candidate> {
@@ -88,7 +103,7 @@ fn candidates(
         if !over[usize::from(h)] {
             continue;
         }
-        let free = m.of(walk, lid, src, u16::MAX, 0, takes) & open;
+        let free = m.of(walk, col, src, u16::MAX, 0, takes) & open;
         if free != 0 {
             out.push((src, lid, w, h, free));
         }

@@ -13,9 +13,8 @@ use rayon::prelude::*;
 use super::PathRef;
 use super::fas::{self, positions, topological};
 use super::order::Layer;
-use super::paths::{PathWalk, Turn};
+use super::paths::{Block, PathWalk, Turn};
 use super::tree::{Memo, fresh_turns};
-use crate::model::Lid;
 
 /// What the destinations' paths bring to the base layer so far.
 struct Share {
@@ -97,41 +96,45 @@ pub(super) fn base_layer(walk: &PathWalk, other_orders: bool) -> (Layer, Vec<Pat
     )
 }
 
-/// One parallel pass over the destinations: the paths that agree with
-/// `order`, their dependencies and load, and the others.
+/// One parallel pass over the destinations, a block of LIDs per task: the
+/// paths that agree with `order`, their dependencies and load, and the
+/// others.
 fn pass(walk: &PathWalk, order: &[u32]) -> Share {
     let pos = positions(order);
-    let lids: Vec<Lid> = walk.destinations().collect();
     let n = walk.turns();
     let agrees = |t: &Turn, rest: bool| rest && pos[t.from as usize] < pos[t.to as usize];
-    lids.par_iter()
+    walk.destination_blocks()
+        .par_iter()
         .fold(
-            || (Share::new(n), Memo::default(), Vec::new()),
-            |(mut share, mut memo, mut marks), &lid| {
-                memo.reset(walk.switches());
-                marks.clear();
-                marks.resize(walk.switches(), 0u16);
-                for (src, w) in walk.sources(lid) {
-                    if memo.of(walk, lid, src, true, false, agrees) {
-                        fresh_turns(walk, lid, src, &mut marks, 0, |t| {
-                            if !share.seen.put(t.id) {
-                                share.turns.push(t);
-                            }
-                        });
-                        share.load += w;
-                    } else {
-                        fresh_turns(walk, lid, src, &mut marks, 1, |t| {
-                            if !share.other_seen.put(t.id) {
-                                share.other.push(t);
-                            }
-                        });
-                        share.pending.push((src, lid, w));
+            || (Share::new(n), Memo::default(), Vec::new(), Block::default()),
+            |(mut share, mut memo, mut marks, mut blk), lids| {
+                for &lid in lids {
+                    let col = walk.col(&mut blk, lid);
+                    memo.reset(walk.switches());
+                    marks.clear();
+                    marks.resize(walk.switches(), 0u16);
+                    for (src, w) in walk.sources(lid) {
+                        if memo.of(walk, col, src, true, false, agrees) {
+                            fresh_turns(walk, col, src, &mut marks, 0, |t| {
+                                if !share.seen.put(t.id) {
+                                    share.turns.push(t);
+                                }
+                            });
+                            share.load += w;
+                        } else {
+                            fresh_turns(walk, col, src, &mut marks, 1, |t| {
+                                if !share.other_seen.put(t.id) {
+                                    share.other.push(t);
+                                }
+                            });
+                            share.pending.push((src, lid, w));
+                        }
                     }
                 }
-                (share, memo, marks)
+                (share, memo, marks, blk)
             },
         )
-        .map(|(share, _, _)| share)
+        .map(|(share, ..)| share)
         .reduce(|| Share::new(n), Share::join)
 }
 

@@ -13,7 +13,7 @@
 use std::sync::mpsc;
 
 use super::order::Layer;
-use super::paths::{PathWalk, Turn};
+use super::paths::{Block, PathWalk, Turn};
 use super::{PathRef, Placement, fas};
 
 /// Places `pending` (in order) on layers 1 .. `max` − 1 of `p`.
@@ -23,8 +23,8 @@ pub(super) fn place_pending(walk: &PathWalk, p: &mut Placement, pending: &[PathR
     };
     if max < 2 {
         // no layer above the base: every such path stays there, unplaced
-        let mut turns = Vec::new();
-        walk.path_turns(src, lid, &mut turns);
+        let (mut turns, mut blk) = (Vec::new(), Block::default());
+        walk.path_turns(walk.col(&mut blk, lid), src, &mut turns);
         p.unplaced = pending.len() as u64;
         p.stuck = Some((0, turns.first().copied().unwrap_or_default()));
         p.layers[0].load += pending.iter().map(|x| x.2).sum::<u64>();
@@ -78,9 +78,10 @@ fn first_pass(
     mut refused: impl FnMut(usize, Turn),
 ) -> Vec<usize> {
     let (mut turns, mut added, mut taken) = (Vec::new(), Vec::new(), Vec::new());
+    let mut blk = Block::default();
     for (i, &(src, lid, _)) in pending.iter().enumerate() {
         turns.clear();
-        walk.path_turns(src, lid, &mut turns);
+        walk.path_turns(walk.col(&mut blk, lid), src, &mut turns);
         match try_insert(layer, &turns, &mut added) {
             Ok(()) => taken.push(i),
             Err(t) => refused(i, turns[t]),
@@ -101,6 +102,7 @@ struct Upper<'s> {
     stuck: Option<(usize, Turn)>,
     turns: Vec<Turn>,
     added: Vec<usize>,
+    blk: Block,
 }
 
 impl<'s> Upper<'s> {
@@ -114,6 +116,7 @@ impl<'s> Upper<'s> {
             stuck: None,
             turns: Vec::new(),
             added: Vec::new(),
+            blk: Block::default(),
         }
     }
 
@@ -121,7 +124,7 @@ impl<'s> Upper<'s> {
     /// numbers count the base layer and layer 1.
     fn place(&mut self, walk: &PathWalk, i: usize, (src, lid, w): PathRef, refused1: Turn) {
         self.turns.clear();
-        walk.path_turns(src, lid, &mut self.turns);
+        walk.path_turns(walk.col(&mut self.blk, lid), src, &mut self.turns);
         let mut refused = (1, refused1);
         let (turns, added) = (&self.turns, &mut self.added);
         let chosen = (0..self.layers.len()).find(|&l| {
@@ -160,10 +163,10 @@ impl<'s> Upper<'s> {
 fn pending_seed(walk: &PathWalk, pending: &[PathRef]) -> Vec<u32> {
     let mut weight = vec![0u64; walk.turns()];
     let mut distinct: Vec<Turn> = Vec::new();
-    let mut turns = Vec::new();
+    let (mut turns, mut blk) = (Vec::new(), Block::default());
     for &(src, lid, w) in pending {
         turns.clear();
-        walk.path_turns(src, lid, &mut turns);
+        walk.path_turns(walk.col(&mut blk, lid), src, &mut turns);
         for t in &turns {
             if weight[t.id] == 0 {
                 distinct.push(*t);

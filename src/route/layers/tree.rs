@@ -5,8 +5,7 @@
 //! rather than once per (source, LID) path: O(switches) per destination
 //! instead of O(sources × hops).
 
-use super::paths::{HOP_LIMIT, PathWalk, Turn};
-use crate::model::Lid;
+use super::paths::{Col, HOP_LIMIT, PathWalk, Turn};
 
 /// Per destination: the value of the rest of each switch's path.
 #[derive(Default)]
@@ -26,13 +25,14 @@ impl<T: Copy + Default> Memo<T> {
         self.val.resize(switches, T::default());
     }
 
-    /// The value of the path from `src` toward `lid`: `end` past its last
-    /// turn, `step(turn, rest)` before each turn, `looped` for a path that
-    /// exceeds the hop limit (a routing loop).
+    /// The value of the path from `src` along column `col`: `end` past
+    /// its last turn, `step(turn, rest)` before each turn, `looped` for a
+    /// path that exceeds the hop limit (a routing loop).
+    #[allow(clippy::too_many_arguments)]
     pub fn of(
         &mut self,
         walk: &PathWalk,
-        lid: Lid,
+        col: Col,
         src: u32,
         end: T,
         looped: T,
@@ -47,7 +47,7 @@ impl<T: Copy + Default> Memo<T> {
                 }
                 return looped;
             }
-            let hop = walk.hop(cur, lid);
+            let hop = col.hop(cur);
             self.chain.push((cur, hop));
             match hop {
                 Some(c) => cur = walk.far(c),
@@ -64,7 +64,7 @@ impl<T: Copy + Default> Memo<T> {
                     // the chain's end (a known switch)
                     let next = match self.chain.get(i + 1) {
                         Some(&(_, n)) => n,
-                        None => walk.hop(t, lid),
+                        None => col.hop(t),
                     };
                     match next {
                         None => end,
@@ -78,20 +78,20 @@ impl<T: Copy + Default> Memo<T> {
     }
 }
 
-/// The first turn of the path from `s` toward `lid`, and the switch it is
+/// The first turn of the path from `s` along `col`, and the switch it is
 /// at (where the rest of the path starts); `None` when the path has no turn.
-fn first_turn(walk: &PathWalk, lid: Lid, s: u32) -> Option<(Turn, u32)> {
-    let c = walk.hop(s, lid)?;
+fn first_turn(walk: &PathWalk, col: Col, s: u32) -> Option<(Turn, u32)> {
+    let c = col.hop(s)?;
     let t = walk.far(c);
-    walk.hop(t, lid).map(|next| (walk.turn(c, next), t))
+    col.hop(t).map(|next| (walk.turn(c, next), t))
 }
 
-/// Calls `f` on the turns of the path from `src` toward `lid` that no
+/// Calls `f` on the turns of the path from `src` along `col` that no
 /// earlier call with the same `marks` (bit `bit`) has seen: paths toward
 /// one LID share their tails, and the walk stops where a tail was seen.
 pub(super) fn fresh_turns(
     walk: &PathWalk,
-    lid: Lid,
+    col: Col,
     src: u32,
     marks: &mut [u16],
     bit: usize,
@@ -103,7 +103,7 @@ pub(super) fn fresh_turns(
             return;
         }
         marks[cur as usize] |= 1 << bit;
-        let Some((turn, t)) = first_turn(walk, lid, cur) else {
+        let Some((turn, t)) = first_turn(walk, col, cur) else {
             return;
         };
         f(turn);

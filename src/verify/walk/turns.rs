@@ -23,13 +23,13 @@ impl Acc {
         if let Some(r) = cx.ranks {
             self.updown_turns(cx, r, lid);
         }
-        let Some(path_sl) = cx.path_sl else {
+        if cx.path_sl.is_none() {
             return self.sl_turns(cx, lid, tgt, sources, 0, false);
-        };
+        }
         let mut sls = 0u16;
         for &s in sources {
             if self.forwards(s) && self.weight(cx, s, tgt) > 0 {
-                sls |= path_sl.sls(s as usize, lid);
+                sls |= self.sls(cx, s, lid);
             }
         }
         if sls.count_ones() <= 1 {
@@ -76,9 +76,11 @@ impl Acc {
 
     /// Marks (`on_sl`) the switches that paths on `sl` toward the LID cross.
     fn mark_sl_tree(&mut self, cx: &WalkCtx, lid: Lid, tgt: Target, sources: &[u32], sl: u8) {
-        let Some(path_sl) = cx.path_sl else { return };
+        if cx.path_sl.is_none() {
+            return;
+        }
         for &s in sources {
-            if self.weight(cx, s, tgt) == 0 || path_sl.sls(s as usize, lid) & 1 << sl == 0 {
+            if self.weight(cx, s, tgt) == 0 || self.sls(cx, s, lid) & 1 << sl == 0 {
                 continue;
             }
             let mut cur = s;
@@ -192,7 +194,7 @@ impl Acc {
             if !self.forwards(s) && self.st[si] != super::DELIVERED {
                 continue;
             }
-            if cx.path_sl.is_some_and(|p| p.sls(si, lid) & 1 << sl == 0) {
+            if cx.path_sl.is_some() && self.sls(cx, s, lid) & 1 << sl == 0 {
                 continue;
             }
             let out = self.out[si];
@@ -233,7 +235,7 @@ impl Acc {
             if !self.forwards(s) || self.weight(cx, s, tgt) == 0 {
                 continue;
             }
-            if only_marked && cx.path_sl.is_some_and(|p| p.sls(si, lid) & 1 << sl == 0) {
+            if only_marked && cx.path_sl.is_some() && self.sls(cx, s, lid) & 1 << sl == 0 {
                 continue;
             }
             let out = self.out[si];
