@@ -9,14 +9,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-const MARKER: &str = "# routec: replacing outputs";
+pub(crate) const MARKER: &str = "# routec: replacing outputs";
 
-fn bin() -> PathBuf {
+pub(crate) fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("routec")
 }
 
 /// Every file of `dir` by name, with its bytes.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+pub(crate) fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)
         .unwrap()
         .flatten()
@@ -27,7 +27,7 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
-fn temps(dir: &Path) -> Vec<String> {
+pub(crate) fn temps(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()
         .flatten()

@@ -5,37 +5,11 @@
 //! observes — the manifest's marker, a `.routec-*` file appearing — so
 //! that they land in the window under test every time.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const MARKER: &str = "# routec: replacing outputs";
-
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("routec")
-}
-
-/// Every file of `dir` by name, with its bytes.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            (name, std::fs::read(e.path()).unwrap())
-        })
-        .collect()
-}
-
-fn temps(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with(".routec-"))
-        .collect()
-}
+use crate::hardening_outdir::{MARKER, bin, files, temps};
 
 /// Polls (every millisecond, 20 s at most) until `ready` holds or the
 /// child has exited; whether it held.
