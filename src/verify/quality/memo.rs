@@ -10,7 +10,7 @@
 //! back in order: for a shift k the sources of a leaf are consecutive in the
 //! node order and so are their destinations, so a leaf's run of pairs reads
 //! one contiguous stretch of its row. The memo is built only when it fits
-//! [`MEMO_PAIRS`]; above that the passes walk each pair as before. Either way
+//! [`MEMO_WORDS`]; above that the passes walk each pair as before. Either way
 //! the loads are the same integers.
 
 use rayon::prelude::*;
