@@ -1,9 +1,12 @@
 //! Route stage of Dmodc on the Real-Life Fat-Trees of issue 4:
 //! PGFT(3;18,18,36;1,18,18;1,1,1) (11,664 hosts) and
 //! PGFT(3;24,24,48;1,24,24;1,1,1) (27,648 hosts), intact and with 1% of the
-//! switch-to-switch cables removed. `cargo bench --bench dmodc`.
+//! switch-to-switch cables removed. `cargo bench --bench dmodc`. Each case
+//! also prints its best of 3 as a ratio to `common::reference`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+
+mod common;
 use routec::generate::faults::{FaultPlan, random_faults};
 use routec::generate::pgft::{PgftSpec, pgft};
 use routec::model::{Fabric, LidMap};
@@ -27,9 +30,20 @@ fn degraded(f: &Fabric, percent: usize) -> Fabric {
 fn bench_route(c: &mut Criterion, name: &str, f: &Fabric) {
     let lids = LidMap::new(f).expect("lids");
     let opts = RouteOptions::default();
+    // best of 3 as a ratio to the machine reference (issue 17)
+    let took = common::best(3, || {
+        Dmodc::default().route(f, &lids, &opts).expect("route")
+    });
+    common::report(name, took, reference());
     c.bench_function(name, |b| {
         b.iter(|| Dmodc::default().route(f, &lids, &opts).expect("route"))
     });
+}
+
+/// The machine reference, measured once per run.
+fn reference() -> std::time::Duration {
+    static REF: std::sync::OnceLock<std::time::Duration> = std::sync::OnceLock::new();
+    *REF.get_or_init(common::reference)
 }
 
 fn rlft(c: &mut Criterion) {

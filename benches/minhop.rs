@@ -2,7 +2,7 @@
 //! 1,620 switches of 36 ports (the size OpenSM 3.3.23 needs 24–42 s for).
 //! Also times the `opensm-lfts.dump` writer (≈1.4 GB, into a sink).
 //!
-//!   cargo bench --bench minhop
+//!   cargo bench --bench minhop   (the route also as a ratio to `common::reference`)
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -11,6 +11,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use routec::generate::pgft::{PgftSpec, pgft};
 use routec::model::LidMap;
 use routec::route::{RootSpec, RouteOptions, engine_by_name};
+
+mod common;
 
 fn bench(c: &mut Criterion) {
     // Built as `peers/opensm/gen_pgft.py` does, LIDs assigned.
@@ -21,6 +23,10 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(20));
     let minhop = engine_by_name("minhop").unwrap();
     let opts = RouteOptions::default();
+    // best of 3 as a ratio to the machine reference (issue 17)
+    let reference = common::reference();
+    let took = common::best(3, || minhop.route(&fabric, &lids, &opts).unwrap());
+    common::report("route minhop, 11,664 hosts", took, reference);
     g.bench_function("route minhop", |b| {
         b.iter(|| black_box(minhop.route(&fabric, &lids, &opts).unwrap()))
     });

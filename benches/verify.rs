@@ -16,6 +16,8 @@ use routec::model::rank::leaf_ranks;
 use routec::route::{Dmodc, Engine, RouteOptions};
 use routec::verify::{VerifyOptions, verify_tables};
 
+mod common;
+
 fn case(c: &mut Criterion, name: &str, spec: PgftSpec) {
     let fabric = pgft(&spec).expect("valid PGFT");
     let lids = LidMap::new(&fabric).expect("LIDs");
@@ -35,6 +37,9 @@ fn case(c: &mut Criterion, name: &str, spec: PgftSpec) {
         "{name}: {:?} pairs, CDG {} channels {} edges",
         v.stats.ca_pairs, v.stats.cdg_channels, v.stats.cdg_edges
     );
+    // best of 3 as a ratio to the machine reference (issue 17)
+    let took = common::best(3, || verify_tables(&fabric, &lids, &routing.lfts, &opts));
+    common::report(&format!("verify_tables {name}"), took, common::reference());
     let mut g = c.benchmark_group("verify_tables");
     g.sample_size(10);
     g.bench_function(name, |b| {
