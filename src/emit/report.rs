@@ -132,13 +132,7 @@ impl VlSummary {
         let hosts: Vec<u64> = fabric
             .switches()
             .iter()
-            .map(|&n| {
-                fabric
-                    .ports(n)
-                    .iter()
-                    .filter(|p| p.peer.is_some_and(|q| fabric.is_endpoint(q.node)))
-                    .count() as u64
-            })
+            .map(|&n| fabric.end_ports_on(n) as u64)
             .collect();
         let ends: Vec<(u16, Option<usize>)> = lids
             .iter()

@@ -237,6 +237,14 @@ impl Fabric {
         !self.is_switch(n)
     }
 
+    /// End ports (CA or router, compute or not) cabled to node `n`.
+    pub fn end_ports_on(&self, n: NodeIdx) -> usize {
+        self.ports(n)
+            .iter()
+            .filter(|p| p.peer.is_some_and(|q| self.is_endpoint(q.node)))
+            .count()
+    }
+
     /// Marks CA `n` as a service node, not a compute node (`Node::service`).
     pub fn mark_service(&mut self, n: NodeIdx) {
         self.nodes[n.0 as usize].service = true;

@@ -118,20 +118,7 @@ mod tests {
     /// Same bytes whatever the thread count.
     #[test]
     fn thread_count_does_not_matter() {
-        let f = testfab::opensm_fixture("heur", "minhop");
-        let lids = LidMap::new(&f).unwrap();
-        let run = |threads| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| {
-                MinHop
-                    .route(&f, &lids, &RouteOptions::default())
-                    .unwrap()
-                    .lfts
-            })
-        };
-        assert_eq!(run(1), run(3));
+        let (one, three) = testfab::tables_on_1_and_3_threads(&MinHop);
+        assert_eq!(one, three);
     }
 }

@@ -136,6 +136,8 @@ fn ring_tables_and_loads_by_hand() {
     assert_eq!(col(2), [2, 0, 1, 2]);
     assert_eq!(col(3), [2, 2, 0, 1]);
     assert_eq!(col(4), [1, 1, 2, 0]);
+    // toward h0 (LID 5), s2's two unloaded 2-hop routes tie: the GUID
+    // tie-break picks s1 (GUID 2 < 4), port 1
     assert_eq!(col(5), [3, 1, 1, 2]);
     assert_eq!(col(6), [2, 3, 1, 2]);
     assert_eq!(col(7), [1, 2, 3, 1]);

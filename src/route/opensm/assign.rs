@@ -119,24 +119,35 @@ pub fn assign(
     lfts
 }
 
+/// The least-hop ports of switch `s` towards `t`, ascending; or, when there
+/// is nothing to choose, the port itself (`t`'s own port on its switch, or
+/// NO_ROUTE).
+#[inline]
+fn choices<'a>(sc: &'a Scratch, s: usize, t: &Target) -> Result<&'a [u8], u8> {
+    if t.sw == NO_SWITCH {
+        return Err(NO_ROUTE);
+    }
+    let x = t.sw as usize;
+    if x == s {
+        return Err(t.port);
+    }
+    match &sc.ports[sc.start[x] as usize..sc.start[x + 1] as usize] {
+        [] => Err(NO_ROUTE),
+        cands => Ok(cands),
+    }
+}
+
 /// The port switch `s` uses towards `t` (LMC 0: base LIDs only): its own
 /// port for local targets, otherwise the least-hop port with the strictly
 /// smallest counter, scanning ports upwards from 1.
 #[inline]
 fn route_one(sc: &Scratch, s: usize, t: &Target) -> u8 {
-    if t.sw == NO_SWITCH {
-        return NO_ROUTE;
-    }
-    let x = t.sw as usize;
-    if x == s {
-        return t.port;
-    }
-    let cands = &sc.ports[sc.start[x] as usize..sc.start[x + 1] as usize];
-    let Some((&first, rest)) = cands.split_first() else {
-        return NO_ROUTE;
+    let cands = match choices(sc, s, t) {
+        Ok(c) => c,
+        Err(port) => return port,
     };
-    let (mut best, mut best_cnt) = (first, sc.cnt[first as usize]);
-    for &q in rest {
+    let (mut best, mut best_cnt) = (cands[0], sc.cnt[cands[0] as usize]);
+    for &q in &cands[1..] {
         let c = sc.cnt[q as usize];
         if c < best_cnt {
             best = q;
@@ -149,17 +160,10 @@ fn route_one(sc: &Scratch, s: usize, t: &Target) -> u8 {
 /// [`route_one`] with OpenSM's LMC preferences (`lmc::choose`).
 #[inline]
 fn route_lmc(sc: &Scratch, s: usize, t: &Target, ti: usize, start: u32, num_ports: u32) -> u8 {
-    if t.sw == NO_SWITCH {
-        return NO_ROUTE;
-    }
-    let x = t.sw as usize;
-    if x == s {
-        return t.port;
-    }
-    let cands = &sc.ports[sc.start[x] as usize..sc.start[x + 1] as usize];
-    if cands.is_empty() {
-        return NO_ROUTE;
-    }
+    let cands = match choices(sc, s, t) {
+        Ok(c) => c,
+        Err(port) => return port,
+    };
     lmc::choose(
         cands,
         start % num_ports,

@@ -47,3 +47,21 @@ pub fn opensm_fixture(case: &str, run: &str) -> Fabric {
         .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
         .fabric
 }
+
+/// `engine`'s tables of the `heur` fixture routed on 1 and on 3 threads
+/// (they must be the same bytes).
+pub fn tables_on_1_and_3_threads(
+    engine: &dyn crate::route::Engine,
+) -> (crate::model::Lfts, crate::model::Lfts) {
+    let f = opensm_fixture("heur", "minhop");
+    let lids = crate::model::LidMap::new(&f).unwrap();
+    let run = |threads| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let opts = crate::route::RouteOptions::default();
+        pool.install(|| engine.route(&f, &lids, &opts).unwrap().lfts)
+    };
+    (run(1), run(3))
+}

@@ -77,14 +77,7 @@ pub fn class_pairs(fabric: &Fabric, grid: &Grid) -> Vec<(Class, u64)> {
     let hosts: Vec<u64> = grid
         .leaves
         .iter()
-        .map(|l| {
-            let n = fabric.switch_node(l.sw);
-            fabric
-                .ports(n)
-                .iter()
-                .filter(|p| p.peer.is_some_and(|q| fabric.is_endpoint(q.node)))
-                .count() as u64
-        })
+        .map(|l| fabric.end_ports_on(fabric.switch_node(l.sw)) as u64)
         .collect();
     let mut count = [0u64; Class::ALL.len()];
     let n = grid.leaves.len() as u32;

@@ -23,36 +23,18 @@ fn routec(args: &[&str]) -> (Option<i32>, String, Duration) {
 /// before any sampling.
 #[test]
 fn cross_cables_beyond_the_spine_pairs_are_refused_at_once() {
-    let (code, err, took) = routec(&[
-        "gen",
-        "pgft",
-        "--h",
-        "3",
-        "--m",
-        "4,4,8",
-        "--w",
-        "1,4,4",
-        "--cross-cables",
-        "4294967295",
-    ]);
+    let cross = |n: &str| {
+        let pgft = ["gen", "pgft", "--h", "3", "--m", "4,4,8", "--w", "1,4,4"];
+        routec(&[&pgft[..], &["--cross-cables", n]].concat())
+    };
+    let (code, err, took) = cross("4294967295");
     assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains("not that many distinct spine pairs") && err.contains("(496)"),
         "{err}"
     );
     assert!(took < Duration::from_secs(10), "{took:?}");
-    let (code, err, _) = routec(&[
-        "gen",
-        "pgft",
-        "--h",
-        "3",
-        "--m",
-        "4,4,8",
-        "--w",
-        "1,4,4",
-        "--cross-cables",
-        "28",
-    ]);
+    let (code, err, _) = cross("28");
     assert!(code == Some(0) || err.contains("port"), "{code:?} {err}");
 }
 
