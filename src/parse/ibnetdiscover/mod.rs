@@ -6,6 +6,7 @@
 //! fabric is assembled once every record is known ([`build`]), checking that
 //! the two copies of each link agree.
 
+mod batches;
 mod build;
 mod cursor;
 mod detect;
@@ -17,6 +18,7 @@ pub use lines::width_speed;
 
 use super::{Loaded, TopoFormat};
 use crate::error::{ParseError, Result};
+use batches::Classified;
 
 /// How many skipped lines `--lenient` lists one by one before summarising.
 const LISTED_SKIPS: usize = 5;
@@ -29,18 +31,16 @@ pub fn parse(name: &str, text: &str, format: TopoFormat, lenient: bool) -> Resul
     let mut skipped = Vec::new();
     let mut nskipped = 0usize;
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut off = text.len() - body.len();
-    for raw in body.split('\n') {
-        let line_off = off;
-        off += raw.len() + 1;
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        let trimmed = line.trim_start_matches([' ', '\t']);
-        let base = line_off + (line.len() - trimmed.len());
+    batches::for_each_line(text, text.len() - body.len(), |c| {
+        let Classified {
+            base,
+            trimmed,
+            line: classified,
+        } = c;
         let err = |e: cursor::LineError| -> crate::Error {
             let pe = ParseError::at(name, text, base + e.at, e.len, e.expected, e.found);
             pe.into()
         };
-        let classified = lines::classify(trimmed);
         let skip = match classified {
             Ok(lines::Line::Unknown) => true,
             Ok(lines::Line::Port(_)) if !rec.in_record() && lenient => true,
@@ -55,26 +55,13 @@ pub fn parse(name: &str, text: &str, format: TopoFormat, lenient: bool) -> Resul
                 skipped.push(format!("{name}:{l}: skipped unrecognised line `{shown}`"));
             }
             if !lenient {
-                let found = format!(
-                    "`{}`",
-                    trimmed.trim_end().chars().take(60).collect::<String>()
-                );
-                let pe = ParseError::at(
-                    name,
-                    text,
-                    base,
-                    trimmed.trim_end().len(),
-                    EXPECTED_LINE,
-                    found,
-                )
-                .with_help("pass --lenient to skip lines that are not part of the topology");
-                return Err(pe.into());
+                return Err(unknown_line(name, text, base, trimmed));
             }
             rec.end_record();
-            continue;
+            return Ok(());
         }
-        rec.line(classified.map_err(err)?, base, trimmed.trim_end().len())?;
-    }
+        rec.line(classified.map_err(err)?, base, trimmed.trim_end().len())
+    })?;
     let mut warnings = skipped;
     if nskipped > LISTED_SKIPS {
         warnings.push(format!(
@@ -88,6 +75,24 @@ pub fn parse(name: &str, text: &str, format: TopoFormat, lenient: bool) -> Resul
         format,
         warnings,
     })
+}
+
+/// A line that is no part of the topology, outside `--lenient`.
+fn unknown_line(name: &str, text: &str, base: usize, trimmed: &str) -> crate::Error {
+    let found = format!(
+        "`{}`",
+        trimmed.trim_end().chars().take(60).collect::<String>()
+    );
+    ParseError::at(
+        name,
+        text,
+        base,
+        trimmed.trim_end().len(),
+        EXPECTED_LINE,
+        found,
+    )
+    .with_help("pass --lenient to skip lines that are not part of the topology")
+    .into()
 }
 
 const EXPECTED_LINE: &str = "a node header (`Switch`, `Ca`, `Rt`), a port line `[n] \"peer\"[m]`, \

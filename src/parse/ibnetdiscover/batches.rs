@@ -1,0 +1,175 @@
+//! Line classification in parallel batches.
+//!
+//! Classifying a line (cutting a port line into its fields, parsing GUIDs
+//! and numbers) is most of the parse and depends on the line alone; what
+//! a line means for the fabric (which record it belongs to, the GUID bases
+//! ibsim advances node by node) depends on every line before it. So lines
+//! are classified in parallel, a batch at a time, while the previous batch
+//! is taken in file order: the records, the warnings and the first error
+//! are those of a serial pass, for any thread count.
+
+use rayon::prelude::*;
+
+use super::cursor::LineResult;
+use super::lines::{self, Line};
+
+/// Bytes of text per batch: big enough to keep both workers busy, small
+/// enough that a batch's classified lines (about 150 bytes each, 16 K
+/// lines) stay a few MB whatever the file's size.
+const BATCH_BYTES: usize = 1 << 20;
+/// Pieces a batch is cut into for the workers.
+const PIECES: usize = 8;
+
+/// One line, classified.
+pub struct Classified<'a> {
+    /// Byte offset of its first non-blank character in the file.
+    pub base: usize,
+    /// The line without its terminator and leading blanks.
+    pub trimmed: &'a str,
+    pub line: LineResult<Line<'a>>,
+}
+
+/// Offsets where lines start, about `step` bytes apart, from `from` to the
+/// end of `text` (both included).
+fn cuts(text: &str, from: usize, step: usize) -> Vec<usize> {
+    let mut cuts = vec![from];
+    let mut at = from + step;
+    while at < text.len() {
+        match memchr_newline(&text.as_bytes()[at..]) {
+            Some(i) if at + i + 1 < text.len() => {
+                cuts.push(at + i + 1);
+                at += i + 1 + step;
+            }
+            _ => break,
+        }
+    }
+    cuts.push(text.len());
+    cuts
+}
+
+fn memchr_newline(b: &[u8]) -> Option<usize> {
+    b.iter().position(|&c| c == b'\n')
+}
+
+/// Classifies the lines of `text[start..end]`. Every range but the file's
+/// last ends just after a line feed; the last one also yields the empty
+/// piece after a final line feed, as `str::split` does for the whole file.
+fn classify_range(text: &str, start: usize, end: usize) -> Vec<Classified<'_>> {
+    let piece = &text[start..end];
+    let lines: Box<dyn Iterator<Item = &str>> = if end == text.len() {
+        Box::new(piece.split('\n'))
+    } else {
+        Box::new(piece.split_terminator('\n'))
+    };
+    let mut off = start;
+    let mut out = Vec::with_capacity(piece.len() / 48);
+    for raw in lines {
+        let line_off = off;
+        off += raw.len() + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let trimmed = line.trim_start_matches([' ', '\t']);
+        out.push(Classified {
+            base: line_off + (line.len() - trimmed.len()),
+            trimmed,
+            line: lines::classify(trimmed),
+        });
+    }
+    out
+}
+
+/// Classifies one batch, its pieces in parallel, in file order.
+fn classify_batch(text: &str, start: usize, end: usize) -> Vec<Classified<'_>> {
+    let step = ((end - start) / PIECES).max(1 << 16);
+    let bounds = cuts(&text[..end], start, step);
+    let parts: Vec<Vec<Classified<'_>>> = bounds
+        .par_windows(2)
+        .map(|w| classify_range(text, w[0], w[1]))
+        .collect();
+    parts.into_iter().flatten().collect()
+}
+
+/// Feeds every line of `text` from byte `from`, in file order, to `take`;
+/// stops at `take`'s first error. The next batch is classified while
+/// `take` runs over the current one.
+pub fn for_each_line<'a, E: Send>(
+    text: &'a str,
+    from: usize,
+    mut take: impl FnMut(Classified<'a>) -> Result<(), E> + Send,
+) -> Result<(), E> {
+    let batches = cuts(text, from, BATCH_BYTES);
+    let mut current = classify_batch(text, batches[0], batches[1]);
+    for w in batches.windows(2).skip(1) {
+        let (taken, next) = rayon::join(
+            || current.drain(..).try_for_each(&mut take),
+            || classify_batch(text, w[0], w[1]),
+        );
+        taken?;
+        current = next;
+    }
+    current.into_iter().try_for_each(take)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every line's offset and text as a serial `split('\n')` gives them.
+    fn serial(text: &str, from: usize) -> Vec<(usize, String)> {
+        let mut off = from;
+        let mut out = Vec::new();
+        for raw in text[from..].split('\n') {
+            let line = raw.strip_suffix('\r').unwrap_or(raw);
+            let trimmed = line.trim_start_matches([' ', '\t']);
+            out.push((off + line.len() - trimmed.len(), trimmed.to_string()));
+            off += raw.len() + 1;
+        }
+        out
+    }
+
+    fn batched(text: &str, from: usize) -> Vec<(usize, String)> {
+        let mut out = Vec::new();
+        for_each_line(text, from, |c| {
+            out.push((c.base, c.trimmed.to_string()));
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn batches_yield_the_serial_lines_in_order() {
+        // Over three batches of mixed lines, CRLF ends, blank and indented
+        // lines, with and without a final line feed, after a 3-byte BOM.
+        let mut text = String::from("\u{feff}");
+        let mut i = 0u64;
+        while text.len() < 3 * BATCH_BYTES + 12_345 {
+            text.push_str(match i % 5 {
+                0 => "Switch 36 \"S-0000000000000001\" # \"s\" enhanced port 0 lid 1 lmc 0\n",
+                1 => "[1]\t\"H-0000000000000002\"[1](2) \t\t# \"h\" lid 2 4xHDR\r\n",
+                2 => "\n",
+                3 => "   \t[2]\t\"S-0000000000000003\"[4]\n",
+                _ => "# comment é\n",
+            });
+            i += 1;
+        }
+        for t in [text.clone(), format!("{text}[9]\t\"S-01\"[1]")] {
+            assert_eq!(batched(&t, 3), serial(&t, 3));
+        }
+        assert_eq!(batched("", 0), vec![(0, String::new())]);
+    }
+
+    #[test]
+    fn the_first_error_stops_the_pass_at_its_line() {
+        let text = "a\n".repeat(BATCH_BYTES);
+        let mut seen = 0usize;
+        let r = for_each_line(&text, 0, |c| {
+            seen += 1;
+            if c.base == 2 * 1000 {
+                Err(c.base)
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!((r, seen), (Err(2000), 1001));
+    }
+}
