@@ -1,6 +1,6 @@
 //! Builds a [`Fabric`] in one pass: add nodes, set ports, connect cables.
 
-use std::collections::HashMap;
+use crate::model::GuidMap;
 
 use thiserror::Error;
 
@@ -59,7 +59,7 @@ pub enum Linked {
 pub struct FabricBuilder {
     nodes: Vec<Node>,
     ports: Vec<Vec<Port>>,
-    by_guid: HashMap<Guid, NodeIdx>,
+    by_guid: GuidMap<NodeIdx>,
 }
 
 impl FabricBuilder {
@@ -188,7 +188,7 @@ impl FabricBuilder {
         let mut ports = Vec::with_capacity(total);
         let mut switches = Vec::new();
         let mut switch_of = Vec::with_capacity(self.nodes.len());
-        let mut by_port_guid = HashMap::new();
+        let mut by_port_guid = GuidMap::default();
         for (i, (node, mut node_ports)) in self.nodes.iter().zip(self.ports).enumerate() {
             let n = NodeIdx(i as u32);
             port_start.push(ports.len() as u32);

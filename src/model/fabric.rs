@@ -4,9 +4,7 @@
 //! included for every node (a CA's port 0 is an unused slot), so a port is
 //! reached with one addition and parallel cables stay separate ports.
 
-use std::collections::HashMap;
-
-use super::ids::{Guid, Lid, NodeIdx, PortNum, SwIdx};
+use super::ids::{Guid, GuidMap, Lid, NodeIdx, PortNum, SwIdx};
 use super::link::{Speed, Width};
 
 /// What a node is.
@@ -76,8 +74,8 @@ pub struct Fabric {
     pub(super) ports: Vec<Port>,
     pub(super) switches: Vec<NodeIdx>,
     pub(super) switch_of: Vec<u32>,
-    pub(super) by_guid: HashMap<Guid, NodeIdx>,
-    pub(super) by_port_guid: HashMap<Guid, (NodeIdx, PortNum)>,
+    pub(super) by_guid: GuidMap<NodeIdx>,
+    pub(super) by_port_guid: GuidMap<(NodeIdx, PortNum)>,
 }
 
 const NOT_A_SWITCH: u32 = u32::MAX;

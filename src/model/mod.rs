@@ -29,7 +29,7 @@ pub mod vl_records;
 pub use builder::{BuildError, FabricBuilder, Linked, NodeSpec};
 pub use fabric::{Fabric, Node, NodeKind, Peer, Port, lids_per_port};
 pub use faults::{Fault, FaultError, PortRef};
-pub use ids::{Guid, Lid, NodeIdx, PortNum, SwIdx};
+pub use ids::{FxHasher, Guid, GuidMap, Lid, NodeIdx, PortNum, SwIdx};
 pub use lft::{LFT_BLOCK, Lfts, NO_ROUTE};
 pub use lids::{LidMap, LidOwner};
 pub use link::{Speed, Width};

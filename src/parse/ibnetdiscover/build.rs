@@ -2,10 +2,11 @@
 //! checking that the two copies of each link agree (formats.md §0.7).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 use super::records::{NodeRec, PortRec, Records, guid_of_name};
 use crate::error::{ParseError, Result, line_col};
+use crate::model::FxHasher;
 use crate::model::{BuildError, Fabric, FabricBuilder, Guid, Linked, NodeIdx, NodeKind, NodeSpec};
 
 /// How a port line names its peer. ibnetdiscover names stand for GUIDs, so
@@ -14,34 +15,6 @@ use crate::model::{BuildError, Fabric, FabricBuilder, Guid, Linked, NodeIdx, Nod
 enum Key<'a> {
     Guid(Guid),
     Name(&'a str),
-}
-
-/// Multiply-rotate hashing (the FxHash scheme): names and GUIDs come from
-/// the file being read, and the map is private to this parse, so SipHash's
-/// flooding resistance buys nothing here and costs a tenth of the parse.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(b));
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_u8(&mut self, v: u8) {
-        self.write_u64(v as u64);
-    }
-    fn write_usize(&mut self, v: usize) {
-        self.write_u64(v as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 type Names<'a> = HashMap<Key<'a>, u32, BuildHasherDefault<FxHasher>>;
@@ -69,9 +42,8 @@ pub fn build(mut r: Records<'_>) -> Result<(Fabric, Vec<String>)> {
         ));
     }
     let mut b = FabricBuilder::new();
-    let mut first_line: HashMap<crate::model::Guid, usize> = HashMap::new();
     for n in &r.nodes {
-        add_node(&r, &mut b, n, &mut first_line)?;
+        add_node(&r, &mut b, n)?;
     }
     let mut slot_start = Vec::with_capacity(r.nodes.len() + 1);
     let mut total = 0usize;
@@ -206,12 +178,7 @@ fn add_placeholders<'a>(r: &mut Records<'a>, mut names: Names<'a>) -> Result<usi
     Ok(made_up)
 }
 
-fn add_node(
-    r: &Records<'_>,
-    b: &mut FabricBuilder,
-    n: &NodeRec<'_>,
-    first_line: &mut HashMap<crate::model::Guid, usize>,
-) -> Result<()> {
+fn add_node(r: &Records<'_>, b: &mut FabricBuilder, n: &NodeRec<'_>) -> Result<()> {
     if n.guid.0 == 0 {
         // GUID 0 is no GUID (IBA §4.1.1); ibsim's allocation wraps to it.
         let e = r.error(
@@ -226,7 +193,8 @@ fn add_node(
     let idx = match b.add_node(spec) {
         Ok(idx) => idx,
         Err(_) => {
-            let f = &r.nodes[first_line.get(&n.guid).copied().unwrap_or(0)];
+            // Only on this error path: the first record with the GUID.
+            let f = r.nodes.iter().find(|f| f.guid == n.guid).unwrap_or(n);
             let (fl, _) = line_col(r.text, f.line_off);
             let e = r
                 .error(
@@ -239,7 +207,6 @@ fn add_node(
             return Err(e.into());
         }
     };
-    first_line.insert(n.guid, idx.ix());
     let node = b.node_mut(idx);
     node.sysimg_guid = n.sysimg_guid;
     node.vendor_id = n.vendor_id;
