@@ -77,15 +77,14 @@ fn classify_range(text: &str, start: usize, end: usize) -> Vec<Classified<'_>> {
     out
 }
 
-/// Classifies one batch, its pieces in parallel, in file order.
-fn classify_batch(text: &str, start: usize, end: usize) -> Vec<Classified<'_>> {
+/// Classifies one batch, its pieces in parallel; the pieces in file order.
+fn classify_batch(text: &str, start: usize, end: usize) -> Vec<Vec<Classified<'_>>> {
     let step = ((end - start) / PIECES).max(1 << 16);
     let bounds = cuts(&text[..end], start, step);
-    let parts: Vec<Vec<Classified<'_>>> = bounds
+    bounds
         .par_windows(2)
         .map(|w| classify_range(text, w[0], w[1]))
-        .collect();
-    parts.into_iter().flatten().collect()
+        .collect()
 }
 
 /// Feeds every line of `text` from byte `from`, in file order, to `take`;
@@ -100,13 +99,18 @@ pub fn for_each_line<'a, E: Send>(
     let mut current = classify_batch(text, batches[0], batches[1]);
     for w in batches.windows(2).skip(1) {
         let (taken, next) = rayon::join(
-            || current.drain(..).try_for_each(&mut take),
+            || {
+                current
+                    .iter_mut()
+                    .flat_map(|p| p.drain(..))
+                    .try_for_each(&mut take)
+            },
             || classify_batch(text, w[0], w[1]),
         );
         taken?;
         current = next;
     }
-    current.into_iter().try_for_each(take)
+    current.into_iter().flatten().try_for_each(take)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use super::records::{NodeRec, PortRec, Records, guid_of_name};
+use super::records::{NO_PEER, NodeRec, PortRec, Records, guid_of_name};
 use crate::error::{ParseError, Result, line_col};
 use crate::model::FxHasher;
 use crate::model::{BuildError, Fabric, FabricBuilder, Guid, Linked, NodeIdx, NodeKind, NodeSpec};
@@ -129,9 +129,19 @@ fn index_names<'a>(r: &Records<'a>) -> Result<Names<'a>> {
 /// ibnetdiscover: a peer with no record of its own becomes a node built
 /// from its name (kind, GUID) and the largest port number used on it.
 /// ibsim ids carry no GUID, so an unknown id is an error there.
+/// Peers with a record are looked up in parallel first (the map is only
+/// read then); the rest are taken in file order, so placeholders and the
+/// first unknown id are those of a serial pass.
 fn add_placeholders<'a>(r: &mut Records<'a>, mut names: Names<'a>) -> Result<usize> {
+    use rayon::prelude::*;
+    r.ports.par_iter_mut().for_each(|pr| {
+        let k = pr.peer_guid.map_or(Key::Name(pr.line.remote), Key::Guid);
+        if let Some(&i) = names.get(&k) {
+            pr.peer = i;
+        }
+    });
     let mut made_up = 0;
-    for pr in &mut r.ports {
+    for pr in r.ports.iter_mut().filter(|pr| pr.peer == NO_PEER) {
         let l = &pr.line;
         let port = l.remote_port.unwrap_or(1);
         let k = pr.peer_guid.map_or(Key::Name(l.remote), Key::Guid);

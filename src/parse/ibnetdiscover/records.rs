@@ -36,6 +36,9 @@ pub struct NodeRec<'a> {
     pub placeholder: bool,
 }
 
+/// [`PortRec::peer`] before the peer's name is resolved.
+pub const NO_PEER: u32 = u32::MAX;
+
 /// One port line of a record.
 #[derive(Debug)]
 pub struct PortRec<'a> {
@@ -310,7 +313,7 @@ impl<'a> Records<'a> {
         self.ports.push(PortRec {
             owner,
             peer_guid,
-            peer: u32::MAX,
+            peer: NO_PEER,
             line_off: off,
             line_len: len,
             line: p,
