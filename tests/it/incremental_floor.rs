@@ -143,6 +143,26 @@ fn brute_force(f: &Fabric, lids: &LidMap, prev: &Rows) -> (u64, u32) {
     (entries, blocks)
 }
 
+/// LIDs owned before the change and by nobody after it carry no traffic:
+/// asserts the incremental result keeps their previous entries on every
+/// remaining switch (no cable came back here), returns how many.
+fn vanished_kept(dir: &Path, topo: &Path, f: &Fabric, lids: &LidMap) -> usize {
+    let (_, before) = load(topo, None);
+    let (prev, inc) = (rows(&dir.join("prev")), rows(&dir.join("inc")));
+    let gone: Vec<u16> = before
+        .iter()
+        .map(|(l, _)| l)
+        .filter(|&l| lids.owner(l).is_none())
+        .collect();
+    for &sw in f.switches() {
+        let g = f.node(sw).guid;
+        for &l in &gone {
+            assert_eq!(inc[&g][l as usize], prev[&g][l as usize], "{g} LID {l}");
+        }
+    }
+    gone.len()
+}
+
 /// The floor and the result's blocks from `report.json`, and brute force.
 struct Found {
     floor_entries: u64,
@@ -150,6 +170,8 @@ struct Found {
     changed_blocks: u64,
     must_entries: u64,
     min_blocks: u64,
+    /// LIDs the change left without an owner (their columns checked kept).
+    vanished: usize,
 }
 
 fn case(faults: &str) -> Found {
@@ -166,6 +188,7 @@ fn case(faults: &str) -> Found {
     let (f, lids) = load(&topo, Some(&fault_file));
     assert!(lids.iter().all(|(l, _)| l < 64), "one block per switch");
     let (must_entries, min_blocks) = brute_force(&f, &lids, &rows(&dir.join("prev")));
+    let vanished = vanished_kept(dir, &topo, &f, &lids);
     let inc = &report(&dir.join("inc"))["incremental"];
     let get = |k: &str| inc[k].as_u64().unwrap();
     let found = Found {
@@ -174,6 +197,7 @@ fn case(faults: &str) -> Found {
         changed_blocks: get("changed_blocks"),
         must_entries,
         min_blocks: u64::from(min_blocks),
+        vanished,
     };
     // a floor: never above what every valid result changes
     assert!(found.floor_entries <= found.must_entries, "{faults}: {inc}");
@@ -203,11 +227,16 @@ fn floor_is_brute_force_for_two_cut_cables() {
     let f = case("--faults 2 --seed 5");
     assert_eq!(f.floor_entries, f.must_entries);
     assert_eq!(f.floor_blocks, f.min_blocks);
+    assert_eq!(f.changed_blocks, f.min_blocks);
 }
 
 #[test]
 fn floor_is_brute_force_for_a_removed_switch() {
+    // the removed switch's own LID (and its hosts', if a leaf) vanish:
+    // their columns are kept, and the upload is the brute-force minimum
     let f = case("--faults 0 --fail-switches 1 --seed 3");
+    assert!(f.vanished >= 1);
     assert_eq!(f.floor_entries, f.must_entries);
     assert_eq!(f.floor_blocks, f.min_blocks);
+    assert_eq!(f.changed_blocks, f.min_blocks);
 }

@@ -126,7 +126,20 @@ impl Ctx<'_> {
                 sc.new[s] = fresh[s];
             }
         }
-        self.settle(target, strict, old, fresh, sc);
+        if matches!(target, Target::Nowhere) {
+            // a LID nobody owns carries no traffic: its previous column (a
+            // forest that now ends at dead ports, so loop-free) stays, but
+            // for entries onto a cable that came back (which could close a
+            // loop): those take the engine's
+            for s in 0..n {
+                if self.prev.new_cable[s].get(old[s] as usize) == Some(&true) {
+                    sc.new[s] = fresh[s];
+                    sc.why[s].get_or_insert(ChangeReason::Restored);
+                }
+            }
+        } else {
+            self.settle(target, strict, old, fresh, sc);
+        }
         for s in 0..n {
             if sc.new[s] == old[s] && !self.prev.new_switch[s] {
                 c.kept += 1;

@@ -146,21 +146,33 @@ struct Blocks {
 }
 
 impl Blocks {
-    /// From LID-major must-change marks and change reasons (`None` = kept).
+    /// From LID-major must-change marks and change reasons (`None` = kept),
+    /// read column by column (contiguous).
     fn of(must: &[bool], why: &[Option<ChangeReason>], n: usize, new_switch: &[bool]) -> Blocks {
         let lids = must.len() / n.max(1);
+        let per = lids.div_ceil(LFT_BLOCK);
+        // per switch × block: holds a floor entry; the first changed entry's reason
+        let mut forced = vec![false; n * per];
+        let mut first: Vec<Option<ChangeReason>> = vec![None; n * per];
+        for lid in 0..lids {
+            let b = lid / LFT_BLOCK;
+            for s in 0..n {
+                let i = s * per + b;
+                forced[i] |= must[lid * n + s] || new_switch[s];
+                if first[i].is_none() {
+                    first[i] = why[lid * n + s];
+                }
+            }
+        }
         let mut b = Blocks {
             floor: 0,
             above: BTreeMap::new(),
         };
-        for s in 0..n {
-            for start in (0..lids).step_by(LFT_BLOCK) {
-                let range = start..(start + LFT_BLOCK).min(lids);
-                if new_switch[s] || range.clone().any(|l| must[l * n + s]) {
-                    b.floor += 1;
-                } else if let Some(r) = range.clone().find_map(|l| why[l * n + s]) {
-                    *b.above.entry(r).or_default() += 1;
-                }
+        for (f, r) in forced.iter().zip(&first) {
+            match (f, r) {
+                (true, _) => b.floor += 1,
+                (false, Some(r)) => *b.above.entry(*r).or_default() += 1,
+                (false, None) => {}
             }
         }
         b
