@@ -286,6 +286,17 @@ fn updn_degraded_fat_tree_keeps_every_valid_entry() {
     );
 }
 
+#[test]
+fn sssp_degraded_fat_tree_keeps_shortest_entries() {
+    // sssp promises shortest paths (no ranks): held to one switch closer
+    // per hop, like minhop
+    fat_tree_case(
+        "--h 3 --m 4,4,8 --w 1,4,4 --faults 3 --seed 7",
+        "--engine sssp",
+        Rule::Shortest,
+    );
+}
+
 const IRR: &str = "fixtures/opensm-vl/irr/fabric.net";
 
 #[test]
