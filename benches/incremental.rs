@@ -3,7 +3,8 @@
 //! 1 and 10 random switch-to-switch cables cut (seeded), the route stage of
 //! a full re-route of the degraded fabric against the incremental merge
 //! (`route::incremental::repair`: keep the valid entries, the fresh ones
-//! elsewhere), which runs after that same fresh route. Printed as ratios
+//! elsewhere, and the floor of entries any valid result must change),
+//! which runs after that same fresh route. Printed as ratios
 //! to the machine reference (`benches/common`). `cargo bench --bench
 //! incremental`.
 
@@ -57,8 +58,12 @@ fn main() {
         common::report(&format!("{cuts} cut: Dmodc route"), route, reference);
         common::report(&format!("{cuts} cut: incremental merge"), merge, reference);
         eprintln!(
-            "{cuts} cut: kept {}, changed {} in {} blocks",
-            r.summary.kept, r.summary.changed, r.summary.changed_blocks
+            "{cuts} cut: kept {}, changed {} in {} blocks (floor {} entries in {} blocks)",
+            r.summary.kept,
+            r.summary.changed,
+            r.summary.changed_blocks,
+            r.summary.floor_entries,
+            r.summary.floor_blocks
         );
     }
 }

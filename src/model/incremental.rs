@@ -29,9 +29,6 @@ pub enum ChangeReason {
     /// `--restore engine`: the engine's own path crosses a cable that came
     /// back (or is new).
     Restored,
-    /// A kept entry replaced so that a re-routed path into it keeps the
-    /// promise (a re-routed down-going path must not meet an up-going one).
-    Consistency,
 }
 
 /// The `incremental` object of `report.json` (`formats/report-json.md`).
@@ -52,6 +49,15 @@ pub struct IncrementalSummary {
     /// Entries where the engine's fresh route would differ from the
     /// result (what a full re-route would have changed besides).
     pub differs_from_engine: u64,
+    /// Entries every valid result must change (`route::incremental`'s
+    /// floor, from the previous tables and the new cabling alone).
+    pub floor_entries: u64,
+    /// LFT blocks holding a floor entry, every block of a new switch
+    /// included: no valid result uploads fewer.
+    pub floor_blocks: u64,
+    /// Changed blocks above the floor, by the reason of the block's first
+    /// changed entry: where the merge changes more than it must.
+    pub above_floor: BTreeMap<ChangeReason, u64>,
     /// The cabling changes against the previous fabric (`check --expect`
     /// wording), at most 100.
     pub cabling: Vec<String>,

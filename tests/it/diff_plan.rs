@@ -4,7 +4,8 @@
 //! of those paths), against brute force over all 2^S mixtures of old and
 //! new switch tables on fabrics of up to 12 switches; two hand-made cases
 //! where writing everything at once loops (forwarding, credit) and the
-//! plan does not; a proptest over random small fabrics and changes.
+//! plan does not; a hand-made `blocked` case (two writes, each order a
+//! credit loop); a proptest over random small fabrics and changes.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -409,6 +410,86 @@ fn hand_made_credit_loop_avoided() {
     ));
     assert!(plan.phases.len() >= 2);
     assert!(states >= 4);
+}
+
+/// Ring A(0)–B(1)–C(2)–D(3) as above (port 1 clockwise, 2 counter), one
+/// host on port 3 of each switch and a second on port 4 of B and D. Two
+/// entries change: P = A's route to C's host (clockwise A→B→C, dependency
+/// AB→BC, becomes A→D→C, AD→DC) and Q = C's route to A's host (C→B→A,
+/// CB→BA, becomes C→D→A, CD→DA). The other opposite routes stay and hold
+/// the rest of both ring cycles: B→C→D (BC→CD), D→A→B (DA→AB) for
+/// clockwise, D→C→B (DC→CB), B→A→D (BA→AD) for counter-clockwise. Old and
+/// new each miss one dependency of each cycle, but P new with Q old closes
+/// the counter-clockwise cycle, and Q new with P old the clockwise one:
+/// no order of the two writes avoids a credit loop.
+#[test]
+fn hand_made_blocked_upload() {
+    let mut b = FabricBuilder::new();
+    let sw: Vec<_> = (0..4u64)
+        .map(|i| {
+            let spec = NodeSpec::new(NodeKind::Switch, Guid(0x10 + i), 4, format!("S{i}"));
+            b.add_node(spec).unwrap()
+        })
+        .collect();
+    for i in 0..4 {
+        b.connect(sw[i], 1, sw[(i + 1) % 4], 2).unwrap();
+        b.port_mut(sw[i], 0).unwrap().lid = 1 + i as u16;
+    }
+    // (switch, port, LID): a=5, b1=6, c=7, d1=8 on port 3; b2=9, d2=10
+    let hosts = [
+        (0, 3, 5),
+        (1, 3, 6),
+        (2, 3, 7),
+        (3, 3, 8),
+        (1, 4, 9),
+        (3, 4, 10),
+    ];
+    for (i, &(s, port, lid)) in hosts.iter().enumerate() {
+        let spec = NodeSpec::new(NodeKind::Ca, Guid(0x100 + i as u64), 1, format!("h{i}"));
+        let h = b.add_node(spec).unwrap();
+        b.port_mut(h, 1).unwrap().lid = lid;
+        b.connect(h, 1, sw[s], port).unwrap();
+    }
+    let f = b.build();
+    let lids = LidMap::new(&f).unwrap();
+    let tables = |p: u8, q: u8| {
+        let mut e = Vec::new();
+        for s in 0..4usize {
+            for (d, lid) in (0..4usize)
+                .map(|d| (d, 1 + d as u16))
+                .chain(hosts.iter().map(|h| (h.0, h.2)))
+            {
+                let port = match ((d + 4 - s) % 4, lid, s) {
+                    (0, 1..=4, _) => 0,
+                    (0, _, _) => hosts.iter().find(|h| h.2 == lid).unwrap().1,
+                    (1, ..) => 1,
+                    (3, ..) => 2,
+                    (_, 7, 0) => p,
+                    (_, 5, 2) => q,
+                    (_, 8, 1) => 1,
+                    (_, 10, 1) => 2,
+                    (_, 6, 3) => 2,
+                    (_, 9, 3) => 1,
+                    _ => 1, // switch LIDs: not in the channel graph
+                };
+                e.push((s, lid, port));
+            }
+        }
+        hand_tables(&f, &lids, &e)
+    };
+    let (old, new) = (tables(1, 2), tables(2, 1));
+    let (plan, bad, _) = check_plan(&f, &lids, &old, &new);
+    // brute force over the 16 mixtures: exactly those with one of A, C
+    // written and the other not have a credit loop (2 × 4 choices of the
+    // unchanged B and D)
+    assert_eq!(bad, 8);
+    assert_eq!(plan.verdict, Verdict::Blocked, "{plan:#?}");
+    assert!(
+        matches!(plan.cycle, Some(Cycle::CreditLoop { .. })),
+        "{plan:#?}"
+    );
+    assert!(plan.phases.is_empty(), "{plan:#?}");
+    assert_eq!(plan.entries_left, 2);
 }
 
 /// A random connected fabric of 3–8 switches (ring and chords, parallel

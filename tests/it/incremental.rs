@@ -19,16 +19,16 @@ use routec::parse::{LoadOptions, load_topology};
 use crate::common::routec;
 
 /// Tables by switch GUID, LID-indexed.
-type Rows = HashMap<Guid, Vec<u8>>;
+pub(super) type Rows = HashMap<Guid, Vec<u8>>;
 
-fn rows(dir: &Path) -> Rows {
+pub(super) fn rows(dir: &Path) -> Rows {
     let set = routec::parse::lfts::read_tables(dir).unwrap();
     (0..set.switches.len())
         .map(|i| (set.switches[i].guid, set.lft(i).to_vec()))
         .collect()
 }
 
-fn generate(dir: &Path, args: &str) -> (PathBuf, PathBuf) {
+pub(super) fn generate(dir: &Path, args: &str) -> (PathBuf, PathBuf) {
     let mut a: Vec<&str> = vec!["gen", "pgft"];
     a.extend(args.split_whitespace());
     a.extend(["-o", "t.topo"]);
@@ -37,7 +37,7 @@ fn generate(dir: &Path, args: &str) -> (PathBuf, PathBuf) {
 }
 
 /// The fabric with `faults`, LIDs as compile assigns them.
-fn load(topo: &Path, faults: Option<&Path>) -> (Fabric, LidMap) {
+pub(super) fn load(topo: &Path, faults: Option<&Path>) -> (Fabric, LidMap) {
     let mut f = load_topology(topo, &LoadOptions::default()).unwrap().fabric;
     if let Some(p) = faults {
         f = routec::parse::faults::load_and_apply(&f, p).unwrap().0;
@@ -57,7 +57,7 @@ enum Rule {
     Shortest,
 }
 
-fn level(g: Guid) -> u64 {
+pub(super) fn level(g: Guid) -> u64 {
     (g.0 >> 24) & 0xff
 }
 
@@ -205,12 +205,12 @@ fn assert_incremental(
     changed
 }
 
-fn report(dir: &Path) -> serde_json::Value {
+pub(super) fn report(dir: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(dir.join("report.json")).unwrap()).unwrap()
 }
 
 /// compile with `engine_args`, over `faults` or not, into `out`.
-fn compile(
+pub(super) fn compile(
     dir: &Path,
     topo: &Path,
     faults: Option<&Path>,
@@ -283,6 +283,17 @@ fn updn_degraded_fat_tree_keeps_every_valid_entry() {
         "--h 3 --m 4,4,8 --w 1,4,4 --faults 4 --seed 11",
         "--engine updn --roots top",
         Rule::UpDown,
+    );
+}
+
+#[test]
+fn sssp_degraded_fat_tree_keeps_shortest_entries() {
+    // sssp promises shortest paths (no ranks): held to one switch closer
+    // per hop, like minhop
+    fat_tree_case(
+        "--h 3 --m 4,4,8 --w 1,4,4 --faults 3 --seed 7",
+        "--engine sssp",
+        Rule::Shortest,
     );
 }
 

@@ -27,6 +27,7 @@ mod ibdmchk;
 mod ibdmchk_vl;
 mod image;
 mod incremental;
+mod incremental_floor;
 mod info;
 mod layers;
 mod mcast;

@@ -161,13 +161,16 @@ pub(super) fn apply(
         code: "R021",
         message: format!(
             "--previous {}: kept {} entries, changed {} in {} LFT blocks (--restore {}; \
-             {} entries differ from a full re-route)",
+             {} entries differ from a full re-route); floor: {} entries in {} blocks \
+             must change in any valid result",
             dir.display(),
             s.kept,
             s.changed,
             s.changed_blocks,
             s.restore,
-            s.differs_from_engine
+            s.differs_from_engine,
+            s.floor_entries,
+            s.floor_blocks
         ),
     });
     routing.lfts = done.lfts;

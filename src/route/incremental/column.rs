@@ -20,7 +20,7 @@ fn reason(how: End, at_break: bool, next: Next) -> ChangeReason {
         End::Loop => ChangeReason::Loop,
         End::UpAfterDown => ChangeReason::UpDown,
         End::NotShortest => ChangeReason::NotShortest,
-        End::Reached => ChangeReason::Consistency,
+        End::Reached => unreachable!("a reached path is not re-routed"),
     }
 }
 
@@ -90,6 +90,7 @@ impl Ctx<'_> {
         old: &[u8],
         fresh: &[u8],
         out: &mut [u8],
+        why: &mut [Option<ChangeReason>],
         sc: &mut Scratch,
     ) -> Counts {
         let n = old.len();
@@ -125,14 +126,28 @@ impl Ctx<'_> {
                 sc.new[s] = fresh[s];
             }
         }
-        self.settle(target, strict, old, fresh, sc);
+        if matches!(target, Target::Nowhere) {
+            // a LID nobody owns carries no traffic: its previous column (a
+            // forest that now ends at dead ports, so loop-free) stays, but
+            // for entries onto a cable that came back (which could close a
+            // loop): those take the engine's
+            for s in 0..n {
+                if self.prev.new_cable[s].get(old[s] as usize) == Some(&true) {
+                    sc.new[s] = fresh[s];
+                    sc.why[s].get_or_insert(ChangeReason::Restored);
+                }
+            }
+        } else {
+            self.settle(target, strict, old, fresh, sc);
+        }
         for s in 0..n {
             if sc.new[s] == old[s] && !self.prev.new_switch[s] {
                 c.kept += 1;
             } else {
                 c.changed += 1;
-                let why = sc.why[s].unwrap_or(ChangeReason::Consistency);
-                *c.reasons.entry(why).or_default() += 1;
+                let r = sc.why[s].expect("settle gives every entry it changes a reason");
+                *c.reasons.entry(r).or_default() += 1;
+                why[s] = Some(r);
             }
             c.differs += u64::from(sc.new[s] != fresh[s]);
         }

@@ -23,12 +23,15 @@
 //! The result is verified like any compile; this module does not grade it.
 
 mod column;
+mod floor;
 mod walk;
+
+use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
 use crate::model::hops::SwitchHops;
-use crate::model::incremental::IncrementalSummary;
+use crate::model::incremental::{ChangeReason, IncrementalSummary};
 use crate::model::{Fabric, LFT_BLOCK, Lfts, LidMap, Routing};
 use column::{Counts, Ctx, Scratch};
 use walk::{Ports, Target};
@@ -91,15 +94,17 @@ pub fn repair(
     // LID-major copies, so that each destination's column is contiguous
     let (old_t, fresh_t) = (columns(prev.lfts, lids_n), columns(&fresh.lfts, lids_n));
     let mut out_t = vec![0u8; n * lids_n];
+    let mut why_t = vec![None; n * lids_n];
     let total = out_t
         .par_chunks_mut(n.max(1))
+        .zip(why_t.par_chunks_mut(n.max(1)))
         .enumerate()
         .map_init(
             || Scratch::new(n),
-            |sc, (lid, out)| {
+            |sc, (lid, (out, why))| {
                 let target = Target::of(fabric, lids, lid as u16);
                 let (old, fresh) = (&old_t[lid * n..][..n], &fresh_t[lid * n..][..n]);
-                ctx.column(target, old, fresh, out, sc)
+                ctx.column(target, old, fresh, out, why, sc)
             },
         )
         .reduce(Counts::default, |mut a, b| {
@@ -112,16 +117,66 @@ pub fn repair(
             *e = out_t[lid * n + s];
         }
     }
+    let promise = match (&ctx.hops, ranks) {
+        (Some(h), _) => floor::Promise::Shortest(h),
+        (None, Some(_)) => floor::Promise::UpDown,
+        (None, None) => floor::Promise::Reach,
+    };
+    let must = floor::must_change(fabric, lids, &ctx.ports, promise, &old_t, prev.new_switch);
+    let blocks = Blocks::of(&must, &why_t, n, prev.new_switch);
     let summary = IncrementalSummary {
         restore: restore.name(),
         kept: total.kept,
         changed: total.changed,
         changed_blocks: changed_blocks(prev.lfts, &lfts, prev.new_switch),
+        floor_entries: must.iter().filter(|&&m| m).count() as u64,
+        floor_blocks: blocks.floor,
+        above_floor: blocks.above,
         reasons: total.reasons,
         differs_from_engine: total.differs,
         cabling: Vec::new(),
     };
     Repaired { lfts, summary }
+}
+
+/// The floor's blocks, and the changed blocks above it by reason.
+struct Blocks {
+    floor: u64,
+    above: BTreeMap<ChangeReason, u64>,
+}
+
+impl Blocks {
+    /// From LID-major must-change marks and change reasons (`None` = kept),
+    /// read column by column (contiguous).
+    fn of(must: &[bool], why: &[Option<ChangeReason>], n: usize, new_switch: &[bool]) -> Blocks {
+        let lids = must.len() / n.max(1);
+        let per = lids.div_ceil(LFT_BLOCK);
+        // per switch × block: holds a floor entry; the first changed entry's reason
+        let mut forced = vec![false; n * per];
+        let mut first: Vec<Option<ChangeReason>> = vec![None; n * per];
+        for lid in 0..lids {
+            let b = lid / LFT_BLOCK;
+            for s in 0..n {
+                let i = s * per + b;
+                forced[i] |= must[lid * n + s] || new_switch[s];
+                if first[i].is_none() {
+                    first[i] = why[lid * n + s];
+                }
+            }
+        }
+        let mut b = Blocks {
+            floor: 0,
+            above: BTreeMap::new(),
+        };
+        for (f, r) in forced.iter().zip(&first) {
+            match (f, r) {
+                (true, _) => b.floor += 1,
+                (false, Some(r)) => *b.above.entry(*r).or_default() += 1,
+                (false, None) => {}
+            }
+        }
+        b
+    }
 }
 
 /// 64-entry blocks of `new` that differ from `old` (every block of a

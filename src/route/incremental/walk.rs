@@ -55,6 +55,11 @@ impl Ports {
         Ports { start, next }
     }
 
+    /// Where every port of switch `s` leads (index = port number).
+    pub(super) fn of(&self, s: usize) -> &[Next] {
+        &self.next[self.start[s]..self.start[s + 1]]
+    }
+
     /// Where port `p` of switch `s` leads.
     pub(super) fn get(&self, s: usize, p: u8) -> Next {
         let i = self.start[s] + p as usize;
