@@ -42,6 +42,7 @@ mod pins;
 mod quality;
 mod shell_docs;
 mod sssp;
+mod sssp_quality;
 mod verify;
 mod vl_layering;
 mod vtftr;
