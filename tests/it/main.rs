@@ -43,6 +43,8 @@ mod pins;
 mod quality;
 mod shell_docs;
 mod sssp;
+mod sssp_quality;
+mod sssp_reroute;
 mod verify;
 mod vl_layering;
 mod vtftr;

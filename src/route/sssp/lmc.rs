@@ -74,6 +74,15 @@ impl Columns {
         }
     }
 
+    /// The port switch `s` forwards `lid` on, staged or in `lfts`.
+    pub fn get(&self, lfts: &Lfts, s: usize, lid: u16) -> u8 {
+        if self.block == Some(usize::from(lid) / LFT_BLOCK) {
+            self.data[s * LFT_BLOCK + usize::from(lid) % LFT_BLOCK]
+        } else {
+            lfts.get(s, lid)
+        }
+    }
+
     /// Stages the block of `lid` (writing back the one staged before).
     fn stage(&mut self, lfts: &mut Lfts, lid: u16) {
         let b = usize::from(lid) / LFT_BLOCK;

@@ -18,6 +18,7 @@
 
 pub mod dests;
 pub mod lmc;
+pub mod reroute;
 pub mod tree;
 pub mod weights;
 
@@ -54,10 +55,11 @@ impl Engine for Sssp {
             dests::hosts_per_switch(fabric, &dests),
         );
         let mut lfts = Lfts::new(fabric.num_switches(), lids.max_lid());
-        let w = route_end_ports(&gr, &dests, &mut lfts);
+        let mut w = route_end_ports(&gr, &dests, &mut lfts);
+        let rounds = reroute::rounds(&gr, &dests, &mut w, &mut lfts);
         route_switches(&gr, &w, &dests, &mut lfts);
         Ok(Routing {
-            notes: notes(&dests, &gr, &w),
+            notes: notes(&dests, &gr, &w, rounds),
             ..Routing::new("sssp", lfts)
         })
     }
@@ -111,8 +113,9 @@ fn route_switches(gr: &Graph, w: &Weights, dests: &Dests, lfts: &mut Lfts) {
     }
 }
 
-/// Unknown `--node-order` GUIDs (S001) and the balance reached (S002).
-fn notes(dests: &Dests, gr: &Graph, w: &Weights) -> Vec<Note> {
+/// Unknown `--node-order` GUIDs (S001), the balance reached (S002) and
+/// what the rip-up rounds did (S003).
+fn notes(dests: &Dests, gr: &Graph, w: &Weights, rounds: reroute::Rounds) -> Vec<Note> {
     let mut notes = Vec::new();
     if let Some(first) = dests.unknown.first() {
         notes.push(Note {
@@ -134,6 +137,27 @@ fn notes(dests: &Dests, gr: &Graph, w: &Weights) -> Vec<Note> {
                 "{} end-port LIDs routed; routes per switch link: max {max}, mean {mean:.1}",
                 dests.ends.iter().map(|d| u64::from(d.count)).sum::<u64>()
             ),
+        });
+    }
+    if !dests.ends.is_empty() {
+        let message = if rounds.skipped {
+            format!(
+                "rip-up and re-route skipped: most loaded link ({} routes) within 1/{} of the mean",
+                rounds.max_before,
+                reroute::NEAR_BOUND
+            )
+        } else {
+            format!(
+                "rip-up and re-route: {} of at most {} round(s) kept; most loaded link {} -> {} routes",
+                rounds.kept,
+                reroute::MAX_ROUNDS,
+                rounds.max_before,
+                rounds.max_after
+            )
+        };
+        notes.push(Note {
+            code: "S003",
+            message,
         });
     }
     notes

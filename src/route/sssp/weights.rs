@@ -68,6 +68,27 @@ impl Weights {
         self.packed[e] = (self.packed[e] & !LOAD_MAX) | load;
     }
 
+    /// `sources` routes no longer cross link `e` (a tree ripped up).
+    #[inline]
+    pub fn remove_load(&mut self, e: usize, sources: u64) {
+        let load = self.load(e).saturating_sub(sources);
+        self.packed[e] = (self.packed[e] & !LOAD_MAX) | load;
+    }
+
+    /// The most routes any link carries.
+    pub fn max_load(&self) -> u64 {
+        (0..self.packed.len())
+            .map(|e| self.load(e))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Summed load of all links, and the number of links.
+    pub fn total_load(&self) -> (u64, usize) {
+        let total = (0..self.packed.len()).map(|e| self.load(e)).sum();
+        (total, self.packed.len())
+    }
+
     /// One more earlier offset of the current port crossed link `e`
     /// (at most 255 counted).
     #[inline]
