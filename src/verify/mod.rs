@@ -8,6 +8,14 @@
 //! same pass collects the turns of the destination's in-tree, which become
 //! the channel dependency graph. Results are [`Finding`]s with stable codes
 //! (`formats/findings.md`), gathered in a [`Verdict`].
+//!
+//! Destinations whose routes are all clean — the common case — take a
+//! fast path (`walk/fast.rs`: one byte of fate per switch, turns as
+//! in-port masks); any other destination, and every check with a VL plan,
+//! takes the exact pass, so findings come from one code path only. The CDG
+//! is still built and searched even where the up/down check proves it
+//! acyclic: its size is part of every report, and building it from the
+//! turn sets is a few percent of the stage.
 
 mod cdg;
 pub mod congestion;
@@ -18,6 +26,8 @@ mod render;
 mod topo;
 pub mod updown;
 mod walk;
+#[cfg(test)]
+mod walk_fast_tests;
 
 use std::collections::BTreeMap;
 
@@ -155,6 +165,19 @@ impl Verdict {
 /// deadlock freedom of `lfts` on `fabric`. Reads tables only; the result is
 /// the same whatever the thread count.
 pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyOptions) -> Verdict {
+    verify_with(fabric, lids, lfts, opts, true)
+}
+
+/// [`verify_tables`], with the fast path for clean destinations
+/// (`walk/fast.rs`) or, `fast = false`, the exact pass for all of them
+/// (the fast path's tests compare the two).
+fn verify_with(
+    fabric: &Fabric,
+    lids: &LidMap,
+    lfts: &Lfts,
+    opts: &VerifyOptions,
+    fast: bool,
+) -> Verdict {
     let topo = topo::Topo::new(fabric, lids);
     let identity = Sl2Vl::identity();
     // A plan that keeps every hop on VL 0 is checked as no plan: the same
@@ -205,7 +228,10 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
     // Blocks of 64 LIDs: one cache line per switch row per block, loaded
     // once and transposed.
     let top = topo.max_lid().min(lfts.top()) as usize;
-    let acc = (0..top / LFT_BLOCK + 1)
+    // Clean destinations take the fast path; the others (and every
+    // destination where it does not apply) the exact pass.
+    let fast = walk::FastTables::new(&cx).filter(|_| fast);
+    let mut acc = (0..top / LFT_BLOCK + 1)
         .into_par_iter()
         .fold(
             || walk::Acc::new(&cx),
@@ -213,12 +239,21 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
                 acc.load_block(&cx, b);
                 let end = ((b + 1) * LFT_BLOCK).min(top + 1);
                 for lid in (b * LFT_BLOCK).max(1)..end {
-                    acc.destination(&cx, lid as u16);
+                    let lid = lid as u16;
+                    if !fast
+                        .as_ref()
+                        .is_some_and(|f| acc.fast_destination(&cx, f, lid))
+                    {
+                        acc.destination(&cx, lid);
+                    }
                 }
                 acc
             },
         )
         .reduce(|| walk::Acc::new(&cx), walk::Acc::merge);
+    if let Some(f) = &fast {
+        acc.flush_fast(&cx, f);
+    }
     let graph = cdg::Cdg::build(&topo, &acc.turns.sorted());
     let (ncycles, cycles) = graph.cycles();
     let mut stats = Stats {

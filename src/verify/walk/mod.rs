@@ -7,8 +7,12 @@
 
 use std::collections::BTreeMap;
 
+mod fast;
 mod found;
+mod transpose;
 mod turns;
+
+pub(crate) use fast::FastTables;
 
 pub(crate) use found::{DeadKind, LaneProblem, Loop, TooLong, TopK, Unreach};
 pub(crate) use turns::host_vl_table;
@@ -94,6 +98,8 @@ pub(crate) struct Acc {
     pub looping_pairs: u64,
     pub switch_pairs: u64,
     pub switch_pairs_unreachable: u64,
+    /// Scratch and turn masks of the fast path (`fast.rs`).
+    fast: fast::FastScratch,
 }
 
 impl Acc {
@@ -127,6 +133,7 @@ impl Acc {
             looping_pairs: 0,
             switch_pairs: 0,
             switch_pairs_unreachable: 0,
+            fast: fast::FastScratch::default(),
         }
     }
 
@@ -154,6 +161,7 @@ impl Acc {
         self.looping_pairs += o.looping_pairs;
         self.switch_pairs += o.switch_pairs;
         self.switch_pairs_unreachable += o.switch_pairs_unreachable;
+        self.fast.merge(o.fast);
         self
     }
 
@@ -161,11 +169,7 @@ impl Acc {
     /// the following [`Acc::destination`] calls.
     pub fn load_block(&mut self, cx: &WalkCtx, b: usize) {
         let n = cx.topo.num_switches();
-        for s in 0..n {
-            for (j, &p) in cx.lfts.block(s, b).iter().enumerate() {
-                self.blk[j * n + s] = p;
-            }
-        }
+        transpose::load_block(cx.lfts, b, n, &mut self.blk);
         if let Some(psl) = cx.path_sl {
             self.slblk.resize(n * LFT_BLOCK, 0);
             for s in 0..n {

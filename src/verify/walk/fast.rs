@@ -1,0 +1,310 @@
+//! The fast path of the per-destination pass, for the common case: one
+//! VL (no VL plan), switches of at most 64 ports, and a destination every
+//! source reaches without a loop, a dead end or an over-long route. It
+//! computes what [`Acc::destination`] computes for such a destination —
+//! hop histogram, pair counts, in-tree turns, up/down violations — with
+//! flat arrays and port bit masks instead of per-turn inserts; any
+//! destination it cannot prove clean is handed back (`false`) to the exact
+//! pass, so findings are those of that pass, byte for byte.
+//!
+//! Why it is faster: a switch's turns toward one destination all leave by
+//! the same out port, so they are one mask of in ports, OR-ed into a
+//! per-(switch, out port) word (one word write per switch instead of one
+//! bitset insert per turn), and fates are one byte per switch, reset with
+//! a `fill` rather than a list of touched switches.
+
+use super::super::topo::{Link, Topo};
+use super::super::updown;
+use super::{Acc, WalkCtx};
+use crate::model::{LFT_BLOCK, Lid};
+
+/// `hop` entry of a port that does not lead to another switch.
+const NONE: u32 = u32::MAX;
+/// `hop` bit: the link goes up (by the up/down ranks, when given).
+const UP: u32 = 1 << 8;
+/// Fates in `depth`: not reached yet, on the walk's stack.
+const UNKNOWN: u8 = u8::MAX;
+const ON_STACK: u8 = u8::MAX - 1;
+/// Deepest route the fast path follows; longer ones go to the exact pass.
+const MAX_DEPTH: u32 = 200;
+
+/// Per-port tables of the fast path, built once per check.
+pub(crate) struct FastTables {
+    /// Per flat switch port (`topo.base[s] + p`): `next switch << 9 |
+    /// UP | far port`, or `NONE` when the port does not lead to a switch.
+    hop: Vec<u32>,
+    /// Per switch: its first flat port and its port count.
+    ports: Vec<(u32, u32)>,
+    /// Source weight of each switch toward a CA LID (its end ports, plus
+    /// the switch itself with `all_paths`), before the destination's own.
+    weight: Vec<u32>,
+    /// The VL every hop is on (the SL2VL map of SL 0).
+    vl: u8,
+    hop_limit: u8,
+}
+
+impl FastTables {
+    /// The tables, or `None` where the fast path does not apply: with a
+    /// VL plan (path SLs, lanes to check), real per-port SL2VL tables,
+    /// switches of more than 64 ports, or tables of another switch count.
+    pub fn new(cx: &WalkCtx) -> Option<Self> {
+        let topo = cx.topo;
+        let n = topo.num_switches();
+        if cx.path_sl.is_some() || cx.op_vls.is_some() || cx.lfts.num_switches() != n {
+            return None;
+        }
+        let map = cx.port_map?;
+        if (0..n).any(|s| topo.num_ports(s) > 64) || n >= 1 << 23 {
+            return None;
+        }
+        let rank = |s: usize| cx.ranks.and_then(|r| r.get(s).copied()).unwrap_or(u32::MAX);
+        let mut hop = vec![NONE; topo.link.len()];
+        for s in 0..n {
+            for p in 0..topo.num_ports(s) {
+                let i = topo.base[s] as usize + p;
+                if let Link::Switch(m, q) = topo.link[i] {
+                    let up = cx.ranks.is_some()
+                        && updown::is_up(
+                            rank(s),
+                            cx.guids[s],
+                            rank(m as usize),
+                            cx.guids[m as usize],
+                        );
+                    hop[i] = m << 9 | if up { UP } else { 0 } | u32::from(q);
+                }
+            }
+        }
+        let weight = topo
+            .hosts
+            .iter()
+            .map(|&h| h + u32::from(cx.all_paths))
+            .collect();
+        let ports = (0..n)
+            .map(|s| (topo.base[s], topo.num_ports(s) as u32))
+            .collect();
+        Some(FastTables {
+            hop,
+            ports,
+            weight,
+            vl: map[0] & 15,
+            hop_limit: cx.hop_limit.min(MAX_DEPTH) as u8,
+        })
+    }
+}
+
+/// Per-thread scratch of the fast path.
+#[derive(Default)]
+pub(crate) struct FastScratch {
+    /// Per switch: hops to the destination, or `UNKNOWN` / `ON_STACK`.
+    depth: Vec<u8>,
+    /// Per switch: its `hop` entry toward the destination, and out port.
+    next: Vec<u32>,
+    out: Vec<u8>,
+    /// Per switch: in ports the in-tree enters it by, and those of them
+    /// entered going down (for up/down).
+    inmask: Vec<u64>,
+    downin: Vec<u64>,
+    stack: Vec<(u32, u32)>,
+    /// (hops, source weight) of the destination's sources, committed once
+    /// the destination is proven clean.
+    delivered: Vec<(u8, u64)>,
+    /// Per flat switch port `o`: the in ports with a turn into `o`.
+    pub turns: Vec<u64>,
+}
+
+impl FastScratch {
+    pub fn new(topo: &Topo) -> Self {
+        let n = topo.num_switches();
+        FastScratch {
+            depth: vec![UNKNOWN; n],
+            next: vec![NONE; n],
+            out: vec![0; n],
+            inmask: vec![0; n],
+            downin: vec![0; n],
+            stack: Vec::new(),
+            delivered: Vec::new(),
+            turns: vec![0; topo.link.len()],
+        }
+    }
+
+    pub fn merge(&mut self, o: FastScratch) {
+        if self.turns.is_empty() {
+            self.turns = o.turns;
+            return;
+        }
+        if self.turns.len() < o.turns.len() {
+            self.turns.resize(o.turns.len(), 0);
+        }
+        for (a, b) in self.turns.iter_mut().zip(&o.turns) {
+            *a |= b;
+        }
+    }
+}
+
+impl FastScratch {
+    /// Follows next hops from `src` to a switch of known depth, then gives
+    /// every switch on the way its depth and marks the in port by which it
+    /// enters its next hop (unless that is `t`, which forwards nothing).
+    /// `false` on a loop, a dead end or a route beyond the hop limit.
+    #[inline(always)]
+    fn walk(&mut self, ft: &FastTables, col: &[u8], t: usize, src: usize) -> bool {
+        self.stack.clear();
+        let mut cur = src;
+        let mut d = loop {
+            match self.depth[cur] {
+                UNKNOWN => {}
+                ON_STACK => return false,
+                d => break d,
+            }
+            self.depth[cur] = ON_STACK;
+            let p = col[cur];
+            let (base, ports) = ft.ports[cur];
+            if u32::from(p) >= ports {
+                return false;
+            }
+            let h = ft.hop[(base + u32::from(p)) as usize];
+            if h == NONE {
+                return false;
+            }
+            self.stack.push((cur as u32, h));
+            self.out[cur] = p;
+            cur = (h >> 9) as usize;
+        };
+        while let Some((x, h)) = self.stack.pop() {
+            d += 1;
+            if d > ft.hop_limit {
+                return false;
+            }
+            self.depth[x as usize] = d;
+            self.next[x as usize] = h;
+            let to = (h >> 9) as usize;
+            if to != t {
+                let bit = 1u64 << (h & 0xFF);
+                self.inmask[to] |= bit;
+                self.downin[to] |= if h & UP == 0 { bit } else { 0 };
+            }
+        }
+        true
+    }
+}
+
+impl Acc {
+    /// Checks every route toward `lid` when all are clean; `false`, with
+    /// nothing recorded, otherwise. (Not inlined: its own line in profiles.)
+    #[inline(never)]
+    pub fn fast_destination(&mut self, cx: &WalkCtx, ft: &FastTables, lid: Lid) -> bool {
+        let Some(tgt) = cx.topo.target.get(lid as usize).copied().flatten() else {
+            return true;
+        };
+        if tgt.sw == u32::MAX {
+            return false;
+        }
+        let t = tgt.sw as usize;
+        let n = self.st.len();
+        let j = lid as usize % LFT_BLOCK;
+        let col = &self.blk[j * n..(j + 1) * n];
+        let delivers = if tgt.is_end { tgt.port } else { 0 };
+        if col[t] != delivers {
+            return false;
+        }
+        let sources = if tgt.is_end && !cx.all_paths {
+            cx.leaves
+        } else {
+            cx.all
+        };
+        let f = &mut self.fast;
+        if f.depth.is_empty() {
+            *f = FastScratch::new(cx.topo);
+        }
+        f.depth.fill(UNKNOWN);
+        f.depth[t] = 0;
+        f.next[t] = NONE;
+        f.delivered.clear();
+        for &s in sources {
+            let w = if tgt.is_end {
+                u64::from(ft.weight[s as usize] - u32::from(s as usize == t))
+            } else {
+                1
+            };
+            if w == 0 {
+                continue;
+            }
+            if f.depth[s as usize] == UNKNOWN && !f.walk(ft, col, t, s as usize) {
+                f.inmask.fill(0);
+                f.downin.fill(0);
+                return false;
+            }
+            f.delivered.push((f.depth[s as usize], w));
+        }
+        if tgt.is_end || cx.all_paths {
+            self.fast_turns(cx, lid);
+        } else {
+            // switch-LID routes stay out of the CDG (ibdmchk without -a)
+            self.fast.inmask.fill(0);
+            self.fast.downin.fill(0);
+        }
+        for &(d, w) in &self.fast.delivered {
+            if tgt.is_end {
+                self.ca_pairs += w;
+                let h = usize::from(d);
+                if self.hop_hist.len() <= h {
+                    self.hop_hist.resize(h + 1, 0);
+                }
+                self.hop_hist[h] += w;
+            } else {
+                self.switch_pairs += w;
+            }
+        }
+        true
+    }
+
+    /// The turns of the (clean) in-tree toward `lid` (their in ports
+    /// gathered by [`FastScratch::walk`]), and its up/down violations.
+    #[inline(never)]
+    fn fast_turns(&mut self, cx: &WalkCtx, lid: Lid) {
+        let f = &mut self.fast;
+        let n = f.depth.len();
+        let ranks = cx.ranks.is_some();
+        for s in 0..n {
+            let im = f.inmask[s];
+            if im == 0 {
+                continue;
+            }
+            f.inmask[s] = 0;
+            let o = f.out[s];
+            f.turns[cx.topo.base[s] as usize + usize::from(o)] |= im;
+            let mut down = std::mem::take(&mut f.downin[s]);
+            if !ranks || f.next[s] & UP == 0 {
+                continue;
+            }
+            while down != 0 {
+                let q = down.trailing_zeros() as u8;
+                down &= down - 1;
+                let e = self.updown.entry((s as u32, q, o)).or_insert(lid);
+                *e = (*e).min(lid);
+            }
+        }
+    }
+
+    /// Moves the fast path's turn masks into the turn sets (on the VL all
+    /// hops are on), once all destinations are done.
+    pub fn flush_fast(&mut self, cx: &WalkCtx, ft: &FastTables) {
+        let topo = cx.topo;
+        let turns = std::mem::take(&mut self.fast.turns);
+        if turns.is_empty() {
+            return;
+        }
+        for s in 0..topo.num_switches() {
+            let b = topo.base[s] as usize;
+            for o in 0..topo.num_ports(s) {
+                let mut m = turns[b + o];
+                while m != 0 {
+                    let q = m.trailing_zeros() as u8;
+                    m &= m - 1;
+                    self.turns
+                        .insert((ft.vl, ft.vl), topo.turn_bit(s, q, o as u8));
+                }
+            }
+        }
+    }
+}
