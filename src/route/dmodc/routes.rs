@@ -14,6 +14,8 @@ use super::costs::{Costs, INF};
 use super::dests::Dests;
 use super::escape::{self, Escape};
 use super::groups::{Dir, Group, Ranked};
+use super::runs::{self, Run, Runs};
+use crate::model::NO_ROUTE;
 
 const NONE: u8 = u8::MAX;
 
@@ -59,6 +61,11 @@ pub struct Scratch {
     /// Π_s clamped to 2^17 (same quotients for d < 2^17), and its divider.
     pi_val: u32,
     pi: FastDiv,
+    /// The row's up table ([`runs::up_table`]), built on first use.
+    up_table: Vec<u8>,
+    up_ready: bool,
+    /// Targets the row leaves unrouted, for the `D004` count.
+    skipped: Vec<u32>,
 }
 
 impl Scratch {
@@ -76,6 +83,9 @@ impl Scratch {
             port_of_k: Vec::with_capacity(256),
             pi_val: 1,
             pi: FastDiv::new(1),
+            up_table: Vec::new(),
+            up_ready: false,
+            skipped: Vec::new(),
         }
     }
 }
@@ -88,6 +98,8 @@ pub struct RouteCtx<'a> {
     pub escape: &'a Escape,
     /// `small[v]` divides by v (1..=255).
     pub small: Vec<FastDiv>,
+    /// The destinations as runs (`None` with LMC > 0).
+    pub runs: Option<Runs>,
 }
 
 impl<'a> RouteCtx<'a> {
@@ -99,6 +111,7 @@ impl<'a> RouteCtx<'a> {
             dests,
             escape,
             small,
+            runs: Runs::build(dests, r.len()),
         }
     }
 
@@ -228,15 +241,20 @@ impl<'a> RouteCtx<'a> {
 
     /// Fills the LFT row of internal switch `s` (entries start as NO_ROUTE).
     /// `alt`, when given, receives (lid, P_{s,d}) for every routed node LID.
+    /// Returns the entries routed by escape hops (`D002`) and the entries
+    /// of other targets left [`NO_ROUTE`] (`D004`).
     pub fn fill_row(
         &self,
         s: usize,
         row: &mut [u8],
         sc: &mut Scratch,
         mut alt: Option<&mut Vec<(u16, Vec<u8>)>>,
-    ) -> usize {
+    ) -> (usize, usize) {
         let mut fallback = 0;
         sc.esc_ready = false;
+        sc.up_ready = false;
+        sc.skipped.clear();
+        let fast = self.runs.as_ref().filter(|_| alt.is_none());
         self.count_candidates(s, sc);
         sc.pi_val = self.costs.divider[s].min(1 << 17) as u32;
         sc.pi = FastDiv::new(sc.pi_val as u64);
@@ -257,13 +275,19 @@ impl<'a> RouteCtx<'a> {
                 // No up-down path from s: an escape hop ([`escape`],
                 // formats/dmodc.md §9), balanced by the same formulas.
                 let Some(k) = self.escape.column(t) else {
+                    sc.skipped.push(t as u32);
                     continue;
                 };
                 self.escape_candidates(s, t, k, sc);
                 if !sc.cand.is_empty() {
                     self.route_dests(s, dests, row, sc);
                     fallback += dests.len();
+                } else {
+                    sc.skipped.push(t as u32);
                 }
+                continue;
+            }
+            if fast.is_some_and(|runs| self.fill_runs(s, runs.of(t), row, sc, t)) {
                 continue;
             }
             self.candidates(s, t, sc);
@@ -281,7 +305,61 @@ impl<'a> RouteCtx<'a> {
                 }
             }
         }
-        fallback
+        // Only skipped targets can hold NO_ROUTE: every other destination
+        // got a port (LIDs are distinct, ports are below 255).
+        let holes = sc
+            .skipped
+            .iter()
+            .flat_map(|&t| self.dests.of(t as usize))
+            .filter(|d| row[d.lid as usize] == NO_ROUTE)
+            .count();
+        (fallback, holes)
+    }
+
+    /// The whole-run cases of [`runs`]: every up group is a candidate (a
+    /// slice of the row's up table), or one candidate group of one port (a
+    /// fill). False, writing nothing, for the other cases.
+    fn fill_runs(
+        &self,
+        s: usize,
+        runs: &[Run],
+        row: &mut [u8],
+        sc: &mut Scratch,
+        t: usize,
+    ) -> bool {
+        let cnt = sc.count[t] as usize;
+        if !sc.down_mode[t] && cnt == sc.up_groups.len() {
+            if !sc.up_ready {
+                let span = self.runs.as_ref().map_or(0, |r| r.span);
+                sc.up_table.resize(span, 0);
+                runs::up_table(
+                    self.r,
+                    self.r.groups(s),
+                    &sc.up_groups,
+                    sc.pi_val,
+                    &mut sc.up_table,
+                );
+                sc.up_ready = true;
+            }
+            for run in runs {
+                let (lo, hi) = bounds(run, row.len());
+                let d = run.d as usize;
+                row[lo..hi].copy_from_slice(&sc.up_table[d..d + (hi - lo)]);
+            }
+            return true;
+        }
+        if cnt == 1 {
+            let g = &self.r.groups(s)[sc.first[t] as usize];
+            if g.len == 1 {
+                let port = self.r.ports[g.start as usize];
+                for run in runs {
+                    let (lo, hi) = bounds(run, row.len());
+                    row[lo..hi].fill(port);
+                }
+                return true;
+            }
+        }
+        false
     }
 
     /// Formulas (3)–(4) for the destinations of one target, candidates in
@@ -343,6 +421,13 @@ impl<'a> RouteCtx<'a> {
         // LMC > 0: the LIDs past the base take the other ports of P_{s,d}.
         super::lmc::spread(r, groups, &sc.cand, pi_val, dests, row);
     }
+}
+
+/// The LID range of `run` cut to the row (as [`set`] cuts).
+#[inline]
+fn bounds(run: &Run, len: usize) -> (usize, usize) {
+    let lo = (run.lid as usize).min(len);
+    (lo, (lo + run.len as usize).min(len))
 }
 
 #[inline]
