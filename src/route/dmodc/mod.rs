@@ -53,7 +53,8 @@ impl Engine for Dmodc {
         let pairs = lanes::EscapePairs::find(&ranked, &costs, &dests, &escape);
         pairs.check_connected()?;
         let ctx = RouteCtx::new(&ranked, &costs, &dests, &escape);
-        let mut lfts = Lfts::new(fabric.num_switches(), lids.max_lid());
+        // Every row is filled (from NO_ROUTE up) by its own task.
+        let mut lfts = Lfts::zeroed(fabric.num_switches(), lids.max_lid());
         let (alt_rows, fallback, holes) =
             fill(fabric, &ranked, &ctx, &mut lfts, self.with_alt_ports);
         let mut notes = Vec::new();
@@ -92,7 +93,8 @@ impl Engine for Dmodc {
 
 type AltRow = Vec<(u16, Vec<u8>)>;
 
-/// Fills every LFT row in parallel (one switch per task).
+/// Fills every LFT row in parallel (one switch per task), each from
+/// [`crate::model::NO_ROUTE`] up (the tables come zeroed, [`Lfts::zeroed`]).
 fn fill(
     fabric: &Fabric,
     r: &Ranked,
@@ -109,6 +111,7 @@ fn fill(
         .map_init(
             || Scratch::new(n),
             |sc, (sw, row)| {
+                row.fill(crate::model::NO_ROUTE);
                 let mut alt_row = alt.then(Vec::new);
                 let counts = match r.internal[sw] {
                     u32::MAX => {

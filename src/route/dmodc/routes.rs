@@ -17,8 +17,6 @@ use super::groups::{Dir, Group, Ranked};
 use super::runs::{self, Run, Runs};
 use crate::model::NO_ROUTE;
 
-const NONE: u8 = u8::MAX;
-
 /// Exact division by a constant for numerators below 2^17 (node indices are
 /// below 2^17 since LIDs are 16-bit): `x / v = (x · ⌈2^40 / v⌉) >> 40`,
 /// exact because x · (⌈2^40/v⌉·v − 2^40) < 2^17 · 2^17 < 2^40.
@@ -46,15 +44,28 @@ impl FastDiv {
 /// Per-thread buffers of one row computation.
 pub struct Scratch {
     down_mode: Vec<bool>,
+    /// c[s][t] where up groups (resp. down groups) may be candidates, else
+    /// 0 ([`RouteCtx::count_candidates`]).
+    want_up: Vec<u8>,
+    want_down: Vec<u8>,
     count: Vec<u8>,
+    /// The wrapping sum of the candidates' group indices: the candidate
+    /// itself where `count` is 1 (the only use).
     first: Vec<u8>,
     cand: Vec<u8>,
     up_groups: Vec<u8>,
     down_groups: Vec<u8>,
     /// Escape candidates of the row per escape column ([`Escape::row`]):
-    /// how many, the first one; filled on the row's first escape entry.
+    /// how many, the only one (as `first`); filled on the row's first
+    /// escape entry.
     esc_count: Vec<u8>,
     esc_first: Vec<u8>,
+    /// e[s] per escape column where it can be a candidate's e + 1, else 0.
+    esc_want: Vec<u8>,
+    /// How many of them are up groups, down groups, level groups.
+    esc_up: Vec<u8>,
+    esc_down: Vec<u8>,
+    esc_level: Vec<u8>,
     esc_ready: bool,
     /// Port of each candidate for the current ⌊d / (Π·#C)⌋.
     port_of_k: Vec<u8>,
@@ -72,13 +83,19 @@ impl Scratch {
     pub fn new(n: usize) -> Scratch {
         Scratch {
             down_mode: vec![false; n],
+            want_up: vec![0; n],
+            want_down: vec![0; n],
             count: vec![0; n],
-            first: vec![NONE; n],
+            first: vec![0; n],
             cand: Vec::with_capacity(256),
             up_groups: Vec::new(),
             down_groups: Vec::new(),
             esc_count: Vec::new(),
             esc_first: Vec::new(),
+            esc_want: Vec::new(),
+            esc_up: Vec::new(),
+            esc_down: Vec::new(),
+            esc_level: Vec::new(),
             esc_ready: false,
             port_of_k: Vec::with_capacity(256),
             pi_val: 1,
@@ -116,16 +133,27 @@ impl<'a> RouteCtx<'a> {
     }
 
     /// Counts the candidate groups of switch `s` for every target at once
-    /// (byte-wide passes over the cost rows), remembering the first one.
+    /// (byte-wide passes over the cost rows), remembering the only one when
+    /// there is one. A group Ω hits target t when c[Ω][t] + 1 = `want[t]`,
+    /// `want` being c[s][t] where the group's direction is the mode of t
+    /// and 0 elsewhere (`saturating_add` never gives 0); t = s never hits.
     fn count_candidates(&self, s: usize, sc: &mut Scratch) {
         let r = self.r;
         let cs = self.costs.row(s);
         let rank_s = r.rank[s];
-        for ((dm, &c), &rt) in sc.down_mode.iter_mut().zip(cs).zip(&r.rank) {
-            *dm = c != INF && rt <= rank_s && c == rank_s - rt;
+        let modes = sc
+            .down_mode
+            .iter_mut()
+            .zip(sc.want_up.iter_mut().zip(sc.want_down.iter_mut()))
+            .zip(cs.iter().zip(&r.rank));
+        for ((dm, (up, down)), (&c, &rt)) in modes {
+            let t_is_down = c != INF && rt <= rank_s && c == rank_s - rt;
+            *dm = t_is_down;
+            *up = if c != INF && !t_is_down { c } else { 0 };
+            *down = if t_is_down { c } else { 0 };
         }
         sc.count.fill(0);
-        sc.first.fill(NONE);
+        sc.first.fill(0);
         sc.up_groups.clear();
         sc.down_groups.clear();
         for (gi, g) in r.groups(s).iter().enumerate() {
@@ -135,21 +163,20 @@ impl<'a> RouteCtx<'a> {
                 Dir::Up => sc.up_groups.push(gi as u8),
                 Dir::Down => sc.down_groups.push(gi as u8),
             }
-            let want_down = g.dir == Dir::Down;
+            let want = if g.dir == Dir::Down {
+                &sc.want_down
+            } else {
+                &sc.want_up
+            };
             let it = sc
                 .count
                 .iter_mut()
                 .zip(sc.first.iter_mut())
-                .zip(cs.iter().zip(cg))
-                .zip(&sc.down_mode);
-            for (((cnt, first), (&c, &o)), &dm) in it {
-                let hit = (c != INF) & (o.wrapping_add(1) == c) & (dm == want_down);
+                .zip(cg.iter().zip(want));
+            for ((cnt, only), (&o, &w)) in it {
+                let hit = o.saturating_add(1) == w;
                 *cnt += hit as u8;
-                *first = if hit & (*first == NONE) {
-                    gi as u8
-                } else {
-                    *first
-                };
+                *only = only.wrapping_add(gi as u8 & 0u8.wrapping_sub(hit as u8));
             }
         }
     }
@@ -163,30 +190,47 @@ impl<'a> RouteCtx<'a> {
         sc.esc_count.clear();
         sc.esc_count.resize(k, 0);
         sc.esc_first.clear();
-        sc.esc_first.resize(k, NONE);
-        let es = self.escape.row(s);
+        sc.esc_first.resize(k, 0);
+        for v in [&mut sc.esc_up, &mut sc.esc_down, &mut sc.esc_level] {
+            v.clear();
+            v.resize(k, 0);
+        }
+        // The wanted e[n] + 1 per column: e[s] when 0 < e[s] < ∞, else 0
+        // (never hit, as in `count_candidates`).
+        sc.esc_want.clear();
+        sc.esc_want.extend(
+            self.escape
+                .row(s)
+                .iter()
+                .map(|&e| if e != INF && e != 0 { e } else { 0 }),
+        );
         for (gi, g) in self.r.groups(s).iter().enumerate() {
             let ep = self.escape.row(g.peer as usize);
+            let by_dir = match g.dir {
+                Dir::Up => &mut sc.esc_up,
+                Dir::Down => &mut sc.esc_down,
+                Dir::Level => &mut sc.esc_level,
+            };
             let it = sc
                 .esc_count
                 .iter_mut()
                 .zip(sc.esc_first.iter_mut())
-                .zip(es.iter().zip(ep));
-            for ((cnt, first), (&e, &o)) in it {
-                let hit = (e != INF) & (e != 0) & (o.wrapping_add(1) == e);
+                .zip(by_dir.iter_mut())
+                .zip(sc.esc_want.iter().zip(ep));
+            for (((cnt, only), dir_cnt), (&w, &o)) in it {
+                let hit = o.saturating_add(1) == w;
                 *cnt += hit as u8;
-                *first = if hit & (*first == NONE) {
-                    gi as u8
-                } else {
-                    *first
-                };
+                *dir_cnt += hit as u8;
+                *only = only.wrapping_add(gi as u8 & 0u8.wrapping_sub(hit as u8));
             }
         }
         sc.esc_ready = true;
     }
 
     /// The escape candidates of `s` toward `t` (column `k`) into `sc.cand`:
-    /// the counted fast cases, else [`escape::candidates`].
+    /// the counted fast cases (none, one, all groups, all up groups, all
+    /// down groups — group order is kept since `up_groups` and
+    /// `down_groups` ascend), else [`escape::candidates`].
     fn escape_candidates(&self, s: usize, t: usize, k: usize, sc: &mut Scratch) {
         if !sc.esc_ready {
             self.count_escape_candidates(s, sc);
@@ -197,6 +241,12 @@ impl<'a> RouteCtx<'a> {
             0 => {}
             1 => sc.cand.push(sc.esc_first[k]),
             n if n as usize == groups => sc.cand.extend(0..groups as u8),
+            n if sc.esc_up[k] == n && n as usize == sc.up_groups.len() => {
+                sc.cand.extend_from_slice(&sc.up_groups)
+            }
+            n if sc.esc_down[k] == n && n as usize == sc.down_groups.len() => {
+                sc.cand.extend_from_slice(&sc.down_groups)
+            }
             _ => {
                 if let Some(e) = self.escape.toward(t) {
                     escape::candidates(self.r, s, e, &mut sc.cand);
@@ -280,7 +330,14 @@ impl<'a> RouteCtx<'a> {
                 };
                 self.escape_candidates(s, t, k, sc);
                 if !sc.cand.is_empty() {
-                    self.route_dests(s, dests, row, sc);
+                    if fast.is_some() {
+                        // One LID each (no LMC): the formula per LID.
+                        for d in dests {
+                            set(row, d.lid, 1, self.port_of(s, d.d, sc));
+                        }
+                    } else {
+                        self.route_dests(s, dests, row, sc);
+                    }
                     fallback += dests.len();
                 } else {
                     sc.skipped.push(t as u32);
@@ -360,6 +417,18 @@ impl<'a> RouteCtx<'a> {
             }
         }
         false
+    }
+
+    /// Formulas (3)–(4) for node `d` at switch `s`, candidates in
+    /// `sc.cand`, by exact reciprocal division ([`FastDiv`]).
+    #[inline]
+    fn port_of(&self, s: usize, d: u32, sc: &Scratch) -> u8 {
+        let cnt = sc.cand.len() as u32;
+        let q = sc.pi.quot(d);
+        let q2 = self.small[cnt as usize].quot(q);
+        let g = &self.r.groups(s)[sc.cand[(q - q2 * cnt) as usize] as usize];
+        let j = q2 - self.small[g.len as usize].quot(q2) * g.len;
+        self.r.ports[(g.start + j) as usize]
     }
 
     /// Formulas (3)–(4) for the destinations of one target, candidates in
