@@ -13,6 +13,7 @@ pub mod escape;
 pub mod groups;
 pub mod lanes;
 pub mod lmc;
+mod route_escape;
 pub mod routes;
 pub mod runs;
 
