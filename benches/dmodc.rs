@@ -2,7 +2,10 @@
 //! PGFT(3;18,18,36;1,18,18;1,1,1) (11,664 hosts) and
 //! PGFT(3;24,24,48;1,24,24;1,1,1) (27,648 hosts), intact and with 1% of the
 //! switch-to-switch cables removed. `cargo bench --bench dmodc`. Each case
-//! also prints its best of 3 as a ratio to `common::reference`.
+//! also prints its best of 3 as a ratio to `common::reference`, and to a
+//! copy of a buffer of the tables' size and to writing their route image
+//! (`common::copy_reference`, `common::image_reference`), timed in the same
+//! run.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -35,6 +38,11 @@ fn bench_route(c: &mut Criterion, name: &str, f: &Fabric) {
         Dmodc::default().route(f, &lids, &opts).expect("route")
     });
     common::report(name, took, reference());
+    // ... and to this machine's memory and output speed for these tables.
+    let lfts = Dmodc::default().route(f, &lids, &opts).expect("route").lfts;
+    let copy = common::copy_reference(lfts.as_bytes().len());
+    let image = common::image_reference(f, &lids, &lfts);
+    common::report_io(name, took, copy, image);
     c.bench_function(name, |b| {
         b.iter(|| Dmodc::default().route(f, &lids, &opts).expect("route"))
     });

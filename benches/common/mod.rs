@@ -64,6 +64,66 @@ pub fn report(name: &str, took: Duration, reference: Duration) {
     );
 }
 
+/// Memory-speed reference (issue 17): the best of three copies of a
+/// buffer of `bytes` bytes (the tables' size), after one copy that faults
+/// the destination's pages in. A stage that writes the tables once cannot
+/// beat it by much.
+#[allow(dead_code)] // not every bench uses it
+pub fn copy_reference(bytes: usize) -> Duration {
+    let src = vec![0x5au8; bytes];
+    let mut dst = vec![0u8; bytes];
+    dst.copy_from_slice(&src);
+    best(3, || {
+        dst.copy_from_slice(black_box(&src));
+        dst[bytes / 2]
+    })
+}
+
+/// Output-speed reference (issue 17): the best of three writes of the route
+/// image of already-routed tables to a temp file, as `compile --emit
+/// image` writes it (`emit::image::write_image` through a buffered file).
+#[allow(dead_code)] // not every bench uses it
+pub fn image_reference(
+    fabric: &routec::model::Fabric,
+    lids: &routec::model::LidMap,
+    lfts: &routec::model::Lfts,
+) -> Duration {
+    use routec::emit::image;
+    let switches = image::switches_of(fabric, lfts);
+    let lid_guids = routec::model::table_set::lid_port_guids(fabric, lids);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("routes.lft");
+    best(3, || {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("create"));
+        image::write_image(
+            &mut out,
+            "engine=dmodc",
+            &[0; 32],
+            &switches,
+            &lid_guids,
+            None,
+        )
+        .expect("write image");
+        std::io::Write::flush(&mut out).expect("flush")
+    })
+}
+
+/// Prints `name: X ms = R1 × copy (C ms) = R2 × image write (W ms)`: the
+/// stage against the machine's memory and output speed for the same tables.
+#[allow(dead_code)] // not every bench uses it
+pub fn report_io(name: &str, took: Duration, copy: Duration, image: Duration) {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let ratio = |d: Duration| took.as_secs_f64() / d.as_secs_f64().max(1e-9);
+    eprintln!(
+        "{name}: {:.1} ms = {:.2} × copy of the tables ({:.1} ms) = {:.2} × image write ({:.1} ms)",
+        ms(took),
+        ratio(copy),
+        ms(copy),
+        ratio(image),
+        ms(image)
+    );
+}
+
 /// The production-like fabric of `formats/pgft.md` ("Real-fabric
 /// features": 658 switches, 4,280 CAs, aggregation nodes, a management pod
 /// whose leaves share no top with three isolated pods).

@@ -15,6 +15,7 @@ mod dmodc_balance;
 mod dmodc_escape;
 mod dmodc_escape_lengths;
 mod dmodc_lmc;
+mod dmodc_runs;
 mod faults;
 mod generators;
 mod guid_files;

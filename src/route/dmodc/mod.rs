@@ -13,7 +13,9 @@ pub mod escape;
 pub mod groups;
 pub mod lanes;
 pub mod lmc;
+mod route_escape;
 pub mod routes;
+pub mod runs;
 
 use rayon::prelude::*;
 
@@ -52,10 +54,12 @@ impl Engine for Dmodc {
         let pairs = lanes::EscapePairs::find(&ranked, &costs, &dests, &escape);
         pairs.check_connected()?;
         let ctx = RouteCtx::new(&ranked, &costs, &dests, &escape);
-        let mut lfts = Lfts::new(fabric.num_switches(), lids.max_lid());
-        let (alt_rows, fallback) = fill(fabric, &ranked, &ctx, &mut lfts, self.with_alt_ports);
+        // Every row is filled (from NO_ROUTE up) by its own task.
+        let mut lfts = Lfts::zeroed(fabric.num_switches(), lids.max_lid());
+        let (alt_rows, fallback, holes) =
+            fill(fabric, &ranked, &ctx, &mut lfts, self.with_alt_ports);
         let mut notes = Vec::new();
-        note_gaps(fabric, &ranked, &dests, &lfts, fallback, &mut notes);
+        note_gaps(fabric, &ranked, &dests, fallback, holes, &mut notes);
         let alt_ports = alt_rows.map(|rows| pack_alt(rows, lfts.stride()));
         if pairs.count > 0 {
             // Escape paths break the up/down promise; the VL-aware check
@@ -90,16 +94,17 @@ impl Engine for Dmodc {
 
 type AltRow = Vec<(u16, Vec<u8>)>;
 
-/// Fills every LFT row in parallel (one switch per task).
+/// Fills every LFT row in parallel (one switch per task), each from
+/// [`crate::model::NO_ROUTE`] up (the tables come zeroed, [`Lfts::zeroed`]).
 fn fill(
     fabric: &Fabric,
     r: &Ranked,
     ctx: &RouteCtx<'_>,
     lfts: &mut Lfts,
     alt: bool,
-) -> (Option<Vec<AltRow>>, usize) {
+) -> (Option<Vec<AltRow>>, usize, usize) {
     let n = r.len();
-    let rows: Vec<(AltRow, usize)> = lfts
+    let rows: Vec<(AltRow, (usize, usize))> = lfts
         .rows_mut()
         .collect::<Vec<_>>()
         .into_par_iter()
@@ -107,22 +112,25 @@ fn fill(
         .map_init(
             || Scratch::new(n),
             |sc, (sw, row)| {
+                row.fill(crate::model::NO_ROUTE);
                 let mut alt_row = alt.then(Vec::new);
-                let fallback = match r.internal[sw] {
+                let counts = match r.internal[sw] {
                     u32::MAX => {
                         fill_unranked(fabric, SwIdx(sw as u32), row);
-                        0
+                        (0, 0)
                     }
                     i => ctx.fill_row(i as usize, row, sc, alt_row.as_mut()),
                 };
-                (alt_row.unwrap_or_default(), fallback)
+                (alt_row.unwrap_or_default(), counts)
             },
         )
         .collect();
-    let fallback = rows.iter().map(|r| r.1).sum();
+    let fallback = rows.iter().map(|r| r.1.0).sum();
+    let holes = rows.iter().map(|r| r.1.1).sum();
     (
         alt.then(|| rows.into_iter().map(|r| r.0).collect()),
         fallback,
+        holes,
     )
 }
 
@@ -153,8 +161,8 @@ fn note_gaps(
     fabric: &Fabric,
     r: &Ranked,
     dests: &dests::Dests,
-    lfts: &Lfts,
     fallback: usize,
+    holes: usize,
     notes: &mut Vec<Note>,
 ) {
     if !r.unranked.is_empty() {
@@ -176,17 +184,6 @@ fn note_gaps(
                  that starts at such a switch; formats/dmodc.md §9)"
             ),
         });
-    }
-    let mut holes = 0usize;
-    for (i, s) in r.order.iter().enumerate() {
-        let row = lfts.row(s.ix());
-        for t in (0..r.len()).filter(|&t| t != i) {
-            holes += dests
-                .of(t)
-                .iter()
-                .filter(|d| row[d.lid as usize] == crate::model::NO_ROUTE)
-                .count();
-        }
     }
     if holes > 0 {
         notes.push(Note {

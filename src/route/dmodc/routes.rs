@@ -12,10 +12,10 @@
 
 use super::costs::{Costs, INF};
 use super::dests::Dests;
-use super::escape::{self, Escape};
+use super::escape::Escape;
 use super::groups::{Dir, Group, Ranked};
-
-const NONE: u8 = u8::MAX;
+use super::runs::{self, Run, Runs};
+use crate::model::NO_ROUTE;
 
 /// Exact division by a constant for numerators below 2^17 (node indices are
 /// below 2^17 since LIDs are 16-bit): `x / v = (x · ⌈2^40 / v⌉) >> 40`,
@@ -44,38 +44,65 @@ impl FastDiv {
 /// Per-thread buffers of one row computation.
 pub struct Scratch {
     down_mode: Vec<bool>,
+    /// c[s][t] where up groups (resp. down groups) may be candidates, else
+    /// 0 ([`RouteCtx::count_candidates`]).
+    want_up: Vec<u8>,
+    want_down: Vec<u8>,
     count: Vec<u8>,
+    /// The wrapping sum of the candidates' group indices: the candidate
+    /// itself where `count` is 1 (the only use).
     first: Vec<u8>,
-    cand: Vec<u8>,
-    up_groups: Vec<u8>,
-    down_groups: Vec<u8>,
+    pub(super) cand: Vec<u8>,
+    pub(super) up_groups: Vec<u8>,
+    pub(super) down_groups: Vec<u8>,
     /// Escape candidates of the row per escape column ([`Escape::row`]):
-    /// how many, the first one; filled on the row's first escape entry.
-    esc_count: Vec<u8>,
-    esc_first: Vec<u8>,
-    esc_ready: bool,
+    /// how many, the only one (as `first`); filled on the row's first
+    /// escape entry.
+    pub(super) esc_count: Vec<u8>,
+    pub(super) esc_first: Vec<u8>,
+    /// e[s] per escape column where it can be a candidate's e + 1, else 0.
+    pub(super) esc_want: Vec<u8>,
+    /// How many of them are up groups, down groups, level groups.
+    pub(super) esc_up: Vec<u8>,
+    pub(super) esc_down: Vec<u8>,
+    pub(super) esc_level: Vec<u8>,
+    pub(super) esc_ready: bool,
     /// Port of each candidate for the current ⌊d / (Π·#C)⌋.
     port_of_k: Vec<u8>,
     /// Π_s clamped to 2^17 (same quotients for d < 2^17), and its divider.
     pi_val: u32,
     pi: FastDiv,
+    /// The row's up table ([`runs::up_table`]), built on first use.
+    up_table: Vec<u8>,
+    up_ready: bool,
+    /// Targets the row leaves unrouted, for the `D004` count.
+    skipped: Vec<u32>,
 }
 
 impl Scratch {
     pub fn new(n: usize) -> Scratch {
         Scratch {
             down_mode: vec![false; n],
+            want_up: vec![0; n],
+            want_down: vec![0; n],
             count: vec![0; n],
-            first: vec![NONE; n],
+            first: vec![0; n],
             cand: Vec::with_capacity(256),
             up_groups: Vec::new(),
             down_groups: Vec::new(),
             esc_count: Vec::new(),
             esc_first: Vec::new(),
+            esc_want: Vec::new(),
+            esc_up: Vec::new(),
+            esc_down: Vec::new(),
+            esc_level: Vec::new(),
             esc_ready: false,
             port_of_k: Vec::with_capacity(256),
             pi_val: 1,
             pi: FastDiv::new(1),
+            up_table: Vec::new(),
+            up_ready: false,
+            skipped: Vec::new(),
         }
     }
 }
@@ -88,6 +115,8 @@ pub struct RouteCtx<'a> {
     pub escape: &'a Escape,
     /// `small[v]` divides by v (1..=255).
     pub small: Vec<FastDiv>,
+    /// The destinations as runs (`None` with LMC > 0).
+    pub runs: Option<Runs>,
 }
 
 impl<'a> RouteCtx<'a> {
@@ -99,20 +128,32 @@ impl<'a> RouteCtx<'a> {
             dests,
             escape,
             small,
+            runs: Runs::build(dests, r.len()),
         }
     }
 
     /// Counts the candidate groups of switch `s` for every target at once
-    /// (byte-wide passes over the cost rows), remembering the first one.
+    /// (byte-wide passes over the cost rows), remembering the only one when
+    /// there is one. A group Ω hits target t when c[Ω][t] + 1 = `want[t]`,
+    /// `want` being c[s][t] where the group's direction is the mode of t
+    /// and 0 elsewhere (`saturating_add` never gives 0); t = s never hits.
     fn count_candidates(&self, s: usize, sc: &mut Scratch) {
         let r = self.r;
         let cs = self.costs.row(s);
         let rank_s = r.rank[s];
-        for ((dm, &c), &rt) in sc.down_mode.iter_mut().zip(cs).zip(&r.rank) {
-            *dm = c != INF && rt <= rank_s && c == rank_s - rt;
+        let modes = sc
+            .down_mode
+            .iter_mut()
+            .zip(sc.want_up.iter_mut().zip(sc.want_down.iter_mut()))
+            .zip(cs.iter().zip(&r.rank));
+        for ((dm, (up, down)), (&c, &rt)) in modes {
+            let t_is_down = c != INF && rt <= rank_s && c == rank_s - rt;
+            *dm = t_is_down;
+            *up = if c != INF && !t_is_down { c } else { 0 };
+            *down = if t_is_down { c } else { 0 };
         }
         sc.count.fill(0);
-        sc.first.fill(NONE);
+        sc.first.fill(0);
         sc.up_groups.clear();
         sc.down_groups.clear();
         for (gi, g) in r.groups(s).iter().enumerate() {
@@ -122,72 +163,20 @@ impl<'a> RouteCtx<'a> {
                 Dir::Up => sc.up_groups.push(gi as u8),
                 Dir::Down => sc.down_groups.push(gi as u8),
             }
-            let want_down = g.dir == Dir::Down;
+            let want = if g.dir == Dir::Down {
+                &sc.want_down
+            } else {
+                &sc.want_up
+            };
             let it = sc
                 .count
                 .iter_mut()
                 .zip(sc.first.iter_mut())
-                .zip(cs.iter().zip(cg))
-                .zip(&sc.down_mode);
-            for (((cnt, first), (&c, &o)), &dm) in it {
-                let hit = (c != INF) & (o.wrapping_add(1) == c) & (dm == want_down);
+                .zip(cg.iter().zip(want));
+            for ((cnt, only), (&o, &w)) in it {
+                let hit = o.saturating_add(1) == w;
                 *cnt += hit as u8;
-                *first = if hit & (*first == NONE) {
-                    gi as u8
-                } else {
-                    *first
-                };
-            }
-        }
-    }
-
-    /// Counts the escape candidates of switch `s` for every target with
-    /// escape lengths at once (byte-wide passes over the rows of `s` and of
-    /// its neighbours): the groups to a neighbour one step shorter, as
-    /// [`escape::candidates`] lists them.
-    fn count_escape_candidates(&self, s: usize, sc: &mut Scratch) {
-        let k = self.escape.columns();
-        sc.esc_count.clear();
-        sc.esc_count.resize(k, 0);
-        sc.esc_first.clear();
-        sc.esc_first.resize(k, NONE);
-        let es = self.escape.row(s);
-        for (gi, g) in self.r.groups(s).iter().enumerate() {
-            let ep = self.escape.row(g.peer as usize);
-            let it = sc
-                .esc_count
-                .iter_mut()
-                .zip(sc.esc_first.iter_mut())
-                .zip(es.iter().zip(ep));
-            for ((cnt, first), (&e, &o)) in it {
-                let hit = (e != INF) & (e != 0) & (o.wrapping_add(1) == e);
-                *cnt += hit as u8;
-                *first = if hit & (*first == NONE) {
-                    gi as u8
-                } else {
-                    *first
-                };
-            }
-        }
-        sc.esc_ready = true;
-    }
-
-    /// The escape candidates of `s` toward `t` (column `k`) into `sc.cand`:
-    /// the counted fast cases, else [`escape::candidates`].
-    fn escape_candidates(&self, s: usize, t: usize, k: usize, sc: &mut Scratch) {
-        if !sc.esc_ready {
-            self.count_escape_candidates(s, sc);
-        }
-        sc.cand.clear();
-        let groups = self.r.groups(s).len();
-        match sc.esc_count[k] {
-            0 => {}
-            1 => sc.cand.push(sc.esc_first[k]),
-            n if n as usize == groups => sc.cand.extend(0..groups as u8),
-            _ => {
-                if let Some(e) = self.escape.toward(t) {
-                    escape::candidates(self.r, s, e, &mut sc.cand);
-                }
+                *only = only.wrapping_add(gi as u8 & 0u8.wrapping_sub(hit as u8));
             }
         }
     }
@@ -228,15 +217,20 @@ impl<'a> RouteCtx<'a> {
 
     /// Fills the LFT row of internal switch `s` (entries start as NO_ROUTE).
     /// `alt`, when given, receives (lid, P_{s,d}) for every routed node LID.
+    /// Returns the entries routed by escape hops (`D002`) and the entries
+    /// of other targets left [`NO_ROUTE`] (`D004`).
     pub fn fill_row(
         &self,
         s: usize,
         row: &mut [u8],
         sc: &mut Scratch,
         mut alt: Option<&mut Vec<(u16, Vec<u8>)>>,
-    ) -> usize {
+    ) -> (usize, usize) {
         let mut fallback = 0;
         sc.esc_ready = false;
+        sc.up_ready = false;
+        sc.skipped.clear();
+        let fast = self.runs.as_ref().filter(|_| alt.is_none());
         self.count_candidates(s, sc);
         sc.pi_val = self.costs.divider[s].min(1 << 17) as u32;
         sc.pi = FastDiv::new(sc.pi_val as u64);
@@ -257,13 +251,26 @@ impl<'a> RouteCtx<'a> {
                 // No up-down path from s: an escape hop ([`escape`],
                 // formats/dmodc.md §9), balanced by the same formulas.
                 let Some(k) = self.escape.column(t) else {
+                    sc.skipped.push(t as u32);
                     continue;
                 };
                 self.escape_candidates(s, t, k, sc);
                 if !sc.cand.is_empty() {
-                    self.route_dests(s, dests, row, sc);
+                    if fast.is_some() {
+                        // One LID each (no LMC): the formula per LID.
+                        for d in dests {
+                            set(row, d.lid, 1, self.port_of(s, d.d, sc));
+                        }
+                    } else {
+                        self.route_dests(s, dests, row, sc);
+                    }
                     fallback += dests.len();
+                } else {
+                    sc.skipped.push(t as u32);
                 }
+                continue;
+            }
+            if fast.is_some_and(|runs| self.fill_runs(s, runs.of(t), row, sc, t)) {
                 continue;
             }
             self.candidates(s, t, sc);
@@ -281,7 +288,73 @@ impl<'a> RouteCtx<'a> {
                 }
             }
         }
-        fallback
+        // Only skipped targets can hold NO_ROUTE: every other destination
+        // got a port (LIDs are distinct, ports are below 255).
+        let holes = sc
+            .skipped
+            .iter()
+            .flat_map(|&t| self.dests.of(t as usize))
+            .filter(|d| row[d.lid as usize] == NO_ROUTE)
+            .count();
+        (fallback, holes)
+    }
+
+    /// The whole-run cases of [`runs`]: every up group is a candidate (a
+    /// slice of the row's up table), or one candidate group of one port (a
+    /// fill). False, writing nothing, for the other cases.
+    fn fill_runs(
+        &self,
+        s: usize,
+        runs: &[Run],
+        row: &mut [u8],
+        sc: &mut Scratch,
+        t: usize,
+    ) -> bool {
+        let cnt = sc.count[t] as usize;
+        if !sc.down_mode[t] && cnt == sc.up_groups.len() {
+            if !sc.up_ready {
+                let span = self.runs.as_ref().map_or(0, |r| r.span);
+                sc.up_table.resize(span, 0);
+                runs::up_table(
+                    self.r,
+                    self.r.groups(s),
+                    &sc.up_groups,
+                    sc.pi_val,
+                    &mut sc.up_table,
+                );
+                sc.up_ready = true;
+            }
+            for run in runs {
+                let (lo, hi) = bounds(run, row.len());
+                let d = run.d as usize;
+                row[lo..hi].copy_from_slice(&sc.up_table[d..d + (hi - lo)]);
+            }
+            return true;
+        }
+        if cnt == 1 {
+            let g = &self.r.groups(s)[sc.first[t] as usize];
+            if g.len == 1 {
+                let port = self.r.ports[g.start as usize];
+                for run in runs {
+                    let (lo, hi) = bounds(run, row.len());
+                    row[lo..hi].fill(port);
+                }
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Formulas (3)–(4) for node `d` at switch `s`, candidates in
+    /// `sc.cand`, by exact reciprocal division ([`FastDiv`]).
+    #[inline]
+    fn port_of(&self, s: usize, d: u32, sc: &Scratch) -> u8 {
+        let cnt = sc.cand.len() as u32;
+        let q = sc.pi.quot(d);
+        let q2 = self.small[cnt as usize].quot(q);
+        let g = &self.r.groups(s)[sc.cand[(q - q2 * cnt) as usize] as usize];
+        let j = q2 - self.small[g.len as usize].quot(q2) * g.len;
+        self.r.ports[(g.start + j) as usize]
     }
 
     /// Formulas (3)–(4) for the destinations of one target, candidates in
@@ -343,6 +416,13 @@ impl<'a> RouteCtx<'a> {
         // LMC > 0: the LIDs past the base take the other ports of P_{s,d}.
         super::lmc::spread(r, groups, &sc.cand, pi_val, dests, row);
     }
+}
+
+/// The LID range of `run` cut to the row (as [`set`] cuts).
+#[inline]
+fn bounds(run: &Run, len: usize) -> (usize, usize) {
+    let lo = (run.lid as usize).min(len);
+    (lo, (lo + run.len as usize).min(len))
 }
 
 #[inline]
