@@ -63,8 +63,13 @@ impl Share {
 /// routing's dependencies decide: none closing a cycle puts every path on
 /// the base layer, and a DFS order that fewer dependencies disagree with
 /// (tori, where up*/down* means little) is tried in its place unless
-/// `other_orders` is false.
-pub(super) fn base_layer(walk: &PathWalk, other_orders: bool) -> (Layer, Vec<PathRef>) {
+/// `other_orders` is false. Without `other_orders`, the layer's graph is
+/// built only if `graph` (a path left on it names the cycle it closes).
+pub(super) fn base_layer(
+    walk: &PathWalk,
+    other_orders: bool,
+    graph: bool,
+) -> (Layer, Vec<PathRef>) {
     let order = walk.first_order();
     let share = pass(walk, order);
     if share.pending.is_empty() {
@@ -83,8 +88,24 @@ pub(super) fn base_layer(walk: &PathWalk, other_orders: bool) -> (Layer, Vec<Pat
         let load = share.load + share.pending.iter().map(|p| p.2).sum::<u64>();
         return (layer_of(walk, &topo, all, load), Vec::new());
     }
+    if !other_orders {
+        // Dmodc keeps its up*/down* paths on VL 0 whatever another order
+        // would take, so no other order is searched (a DFS and two
+        // weighings over every dependency). Unless `graph`, nothing reads
+        // this layer's graph afterwards (first fit starts at layer 1, no
+        // balancing follows), so only its load is kept.
+        if graph {
+            return (
+                layer_of(walk, order, share.turns, share.load),
+                share.pending,
+            );
+        }
+        let mut layer = walk.layer_in(order);
+        layer.load = share.load;
+        return (layer, share.pending);
+    }
     let weighted: Vec<fas::Edge> = edges.iter().map(|&(u, v)| (u, v, 1)).collect();
-    if let Some(dfs) = fas::better_than(order, &weighted).filter(|_| other_orders) {
+    if let Some(dfs) = fas::better_than(order, &weighted) {
         let other = pass(walk, &dfs);
         if other.pending.len() < share.pending.len() {
             return (layer_of(walk, &dfs, other.turns, other.load), other.pending);

@@ -70,7 +70,7 @@ pub fn assign_layers_keeping_base(
 fn layering(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, max_vls: u8, keep: bool) -> Layering {
     let walk = PathWalk::new(fabric, lids, lfts);
     let max = max_vls.clamp(1, 15) as usize;
-    let (base, pending) = base::base_layer(&walk, !keep);
+    let (base, pending) = base::base_layer(&walk, !keep, !keep || max < 2);
     let mut p = Placement {
         layers: vec![base],
         sl: PathSl::zeros(lfts),
