@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::routec;
+use crate::common::{have, routec, run_osm};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const FIXTURE: &str = "fixtures/dmodc-balance/opensm-minhop.txt";
@@ -175,21 +175,6 @@ fn intact_full_pgfts_still_load_every_cable_once_under_shifts() {
         let shift = score(&dir, &topo, "d", "shift");
         assert_eq!(shift, Load { max: 1, mean: 1.0 }, "{args}");
     }
-}
-
-fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .args([
-            "-c",
-            &format!("command -v {tool} || test -x /usr/sbin/{tool}"),
-        ])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// The OpenSM harness of this machine (`/work/shared/peers/opensm`).
-fn run_osm() -> PathBuf {
-    Path::new(ROOT).join("../shared/peers/opensm/run_osm.sh")
 }
 
 #[test]

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::have;
 use rand::{Rng, SeedableRng};
 use routec::model::LidMap;
 use routec::parse::{LoadOptions, load_topology};
@@ -25,17 +26,6 @@ fn umad2sim() -> Option<PathBuf> {
         .find(|l| l.ends_with("libumad2sim.so"))
         .map(PathBuf::from)
         .filter(|p| p.exists())
-}
-
-fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .args([
-            "-c",
-            &format!("command -v {tool} || test -x /usr/sbin/{tool}"),
-        ])
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 /// A random connected switch graph (a spanning tree plus extra, possibly

@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::routec;
+use crate::common::{have, routec, run_osm};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const FIXTURE: &str = "fixtures/sssp-quality/opensm-sssp.txt";
@@ -187,21 +187,6 @@ fn sssp_is_never_worse_than_opensm_sssp_on_the_issue_fabrics() {
             "{name}: {ours:?} / OpenSM {theirs:?}"
         );
     }
-}
-
-fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .args([
-            "-c",
-            &format!("command -v {tool} || test -x /usr/sbin/{tool}"),
-        ])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// The OpenSM harness of this machine (`/work/shared/peers/opensm`).
-fn run_osm() -> PathBuf {
-    Path::new(ROOT).join("../shared/peers/opensm/run_osm.sh")
 }
 
 #[test]

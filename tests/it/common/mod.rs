@@ -125,6 +125,25 @@ pub fn ft2_without_one_cable(dir: &Path) -> std::path::PathBuf {
     p
 }
 
+/// Whether `tool` is on the PATH or in /usr/sbin (where Debian puts
+/// opensm and ibsim).
+pub fn have(tool: &str) -> bool {
+    std::process::Command::new("sh")
+        .args([
+            "-c",
+            &format!("command -v {tool} || test -x /usr/sbin/{tool}"),
+        ])
+        .stdout(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The OpenSM harness of the development machine
+/// (`/work/shared/peers/opensm`, beside the repository, not in it).
+pub fn run_osm() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/peers/opensm/run_osm.sh")
+}
+
 /// Whether the peer tool `what` is usable. When it is not: with `CI` set
 /// (where `.ci/run` installs every peer) the test fails; locally it says
 /// so on stderr and the caller skips (`cargo test -- --nocapture` shows it).
