@@ -10,6 +10,7 @@
 pub mod costs;
 pub mod dests;
 pub mod escape;
+mod fastdiv;
 pub mod groups;
 pub mod lanes;
 pub mod lmc;
