@@ -112,11 +112,12 @@ pub fn repair(
             a
         });
     let mut lfts = fresh.lfts.clone();
-    for (s, row) in lfts.rows_mut().enumerate() {
+    let rows: Vec<&mut [u8]> = lfts.rows_mut().collect();
+    rows.into_par_iter().enumerate().for_each(|(s, row)| {
         for (lid, e) in row[..lids_n].iter_mut().enumerate() {
             *e = out_t[lid * n + s];
         }
-    }
+    });
     let promise = match (&ctx.hops, ranks) {
         (Some(h), _) => floor::Promise::Shortest(h),
         (None, Some(_)) => floor::Promise::UpDown,
@@ -150,20 +151,27 @@ impl Blocks {
     /// read column by column (contiguous).
     fn of(must: &[bool], why: &[Option<ChangeReason>], n: usize, new_switch: &[bool]) -> Blocks {
         let lids = must.len() / n.max(1);
-        let per = lids.div_ceil(LFT_BLOCK);
-        // per switch × block: holds a floor entry; the first changed entry's reason
-        let mut forced = vec![false; n * per];
-        let mut first: Vec<Option<ChangeReason>> = vec![None; n * per];
-        for lid in 0..lids {
-            let b = lid / LFT_BLOCK;
-            for s in 0..n {
-                let i = s * per + b;
-                forced[i] |= must[lid * n + s] || new_switch[s];
-                if first[i].is_none() {
-                    first[i] = why[lid * n + s];
+        // per block, per switch: holds a floor entry; the first changed
+        // entry's reason (in LID order); blocks in parallel, each reading
+        // its 64 columns whole
+        let per_block: Vec<(Vec<bool>, Vec<Option<ChangeReason>>)> = (0..lids.div_ceil(LFT_BLOCK))
+            .into_par_iter()
+            .map(|b| {
+                let (mut forced, mut first) = (new_switch.to_vec(), vec![None; n]);
+                for lid in b * LFT_BLOCK..((b + 1) * LFT_BLOCK).min(lids) {
+                    let (m, w) = (&must[lid * n..][..n], &why[lid * n..][..n]);
+                    for s in 0..n {
+                        forced[s] |= m[s];
+                        first[s] = first[s].or(w[s]);
+                    }
                 }
-            }
-        }
+                (forced, first)
+            })
+            .collect();
+        let (forced, first): (Vec<bool>, Vec<Option<ChangeReason>>) = per_block
+            .into_iter()
+            .flat_map(|(f, r)| f.into_iter().zip(r))
+            .unzip();
         let mut b = Blocks {
             floor: 0,
             above: BTreeMap::new(),
@@ -183,6 +191,7 @@ impl Blocks {
 /// switch `old` lacks): the LinearForwardingTable SMPs of the change.
 pub fn changed_blocks(old: &Lfts, new: &Lfts, new_switch: &[bool]) -> u64 {
     (0..new.num_switches())
+        .into_par_iter()
         .map(|s| {
             let blocks = new.top() as usize / LFT_BLOCK + 1;
             (0..blocks)
