@@ -40,6 +40,7 @@ mod opensm_vl;
 mod outputs;
 mod parse_ibnetdiscover;
 mod pgft;
+mod pinned;
 mod pins;
 mod quality;
 mod shell_docs;

@@ -8,26 +8,12 @@
 //! are computed here. The peer-gated test re-runs OpenSM on the 4×4×4
 //! torus and checks its pin.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-use crate::common::{have, routec, run_osm};
+use crate::common::routec;
+use crate::pinned::{Load, fixture_rows, generate, load_on, opensm_dump, scratch};
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const FIXTURE: &str = "fixtures/sssp-quality/opensm-sssp.txt";
-
-/// (largest, mean) over the permutations of the most loaded switch cable.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Load {
-    max: u32,
-    mean: f64,
-}
-
-impl Load {
-    fn at_most(self, o: Load) -> bool {
-        self.max <= o.max && self.mean <= o.mean
-    }
-}
 
 /// One fabric's figures.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,80 +33,29 @@ struct Row {
 }
 
 fn rows() -> Vec<Row> {
-    let text = std::fs::read_to_string(Path::new(ROOT).join(FIXTURE)).unwrap();
-    let rows: Vec<Row> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split(" | ").collect();
-            assert_eq!(f.len(), 8, "{l}");
-            let load = |a: &str, b: &str| Load {
-                max: a.parse().unwrap(),
-                mean: b.parse().unwrap(),
-            };
-            Row {
-                name: f[0].into(),
-                args: f[1].into(),
-                opensm: Figures {
-                    shift: f[2].parse().unwrap(),
-                    random100: load(f[3], f[4]),
-                    random1000: load(f[5], f[6]),
-                },
-                all: match f[7] {
-                    "all" => true,
-                    "r1000" => false,
-                    other => panic!("BAR {other}"),
-                },
-            }
+    let rows: Vec<Row> = fixture_rows(FIXTURE, 8)
+        .into_iter()
+        .map(|f| Row {
+            opensm: Figures {
+                shift: f[2].parse().unwrap(),
+                random100: Load::of(&f[3], &f[4]),
+                random1000: Load::of(&f[5], &f[6]),
+            },
+            all: match f[7].as_str() {
+                "all" => true,
+                "r1000" => false,
+                other => panic!("BAR {other}"),
+            },
+            name: f[0].clone(),
+            args: f[1].clone(),
         })
         .collect();
     assert_eq!(rows.len(), 4, "{FIXTURE}: the four issue-14 fabrics");
     rows
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("sssp_quality_{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// `routec gen ARGS`, converted with its fault list applied when it has
-/// one (as the fixture's header does for OpenSM): the topology path.
-fn generate(dir: &Path, args: &str) -> String {
-    let mut a: Vec<&str> = args.split_whitespace().collect();
-    a.splice(0..0, ["gen"]);
-    a.splice(2..2, ["-q", "-o", "raw.topo"]);
-    assert_eq!(routec(&a, dir).0, 0, "gen {args}");
-    if !dir.join("raw.topo.faults").exists() {
-        return "raw.topo".into();
-    }
-    let conv = [
-        "convert",
-        "--faults",
-        "raw.topo.faults",
-        "--to",
-        "ibnetdiscover",
-        "raw.topo",
-        "-o",
-        "topo",
-    ];
-    assert_eq!(routec(&conv, dir).0, 0);
-    "topo".into()
-}
-
-/// The `max M (mean X)` of report's line starting with `pattern`.
-fn load_on(out: &str, pattern: &str) -> Load {
-    let line = out
-        .lines()
-        .find(|l| l.starts_with(pattern))
-        .unwrap_or_else(|| panic!("no {pattern} line in\n{out}"));
-    let after = line.split("max ").nth(1).unwrap();
-    let (max, rest) = after.split_once(" (mean ").unwrap();
-    Load {
-        max: max.parse().unwrap(),
-        mean: rest.split(')').next().unwrap().parse().unwrap(),
-    }
+fn tmp(name: &str) -> std::path::PathBuf {
+    scratch("sssp_quality", name)
 }
 
 /// Scores tables as the fixture's header does.
@@ -191,33 +126,12 @@ fn sssp_is_never_worse_than_opensm_sssp_on_the_issue_fabrics() {
 
 #[test]
 fn opensm_sssp_reproduces_its_pinned_figures() {
-    // The harness lives beside the repository on the development machine,
-    // not in it: without it there is nothing to run, CI or not.
-    if !run_osm().exists() {
-        eprintln!("SKIPPED: no OpenSM harness at {}", run_osm().display());
-        return;
-    }
-    if !crate::common::peer("opensm and ibsim", have("opensm") && have("ibsim")) {
-        return;
-    }
     let rows = rows();
     let row = rows.iter().find(|r| r.name == "torus444").expect("row");
     let dir = tmp("osm");
     let topo = generate(&dir, &row.args);
-    let out = Command::new(run_osm())
-        .args([&topo, "osm", "sssp", "-Q"])
-        .env(
-            "IBSIM_SOCKNAME",
-            format!("routec-sssp-quality-{}", std::process::id()),
-        )
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    let dump = "osm/dump/opensm-lfts.dump";
-    assert!(
-        dir.join(dump).exists(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let Some(dump) = opensm_dump(&dir, &topo, &["sssp", "-Q"], "routec-sssp-quality") else {
+        return;
+    };
     assert_eq!(score(&dir, &topo, dump), row.opensm);
 }
