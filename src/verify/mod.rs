@@ -23,6 +23,8 @@ pub mod finding;
 pub mod mcast;
 pub mod quality;
 mod render;
+#[cfg(test)]
+mod test_ring;
 mod topo;
 pub mod updown;
 mod walk;

@@ -10,37 +10,13 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::{VerifyOptions, verify_with};
-use crate::model::lids::assign_missing_lids;
-use crate::model::{Fabric, FabricBuilder, Guid, Lfts, LidMap, NO_ROUTE, NodeKind, NodeSpec};
+use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE};
 
 /// `n` switches in a ring (port 3 → next, 4 → previous), chords on port 5
 /// between switch `i` and `i + n/2` for even `i`, hosts on ports 1–2 of
 /// every switch but the last (a switch without end ports).
 fn ring(n: usize) -> Fabric {
-    let mut b = FabricBuilder::new();
-    let sw: Vec<_> = (0..n as u64)
-        .map(|i| {
-            let spec = NodeSpec::new(NodeKind::Switch, Guid(0x10 + i), 5, format!("s{i}"));
-            b.add_node(spec).unwrap()
-        })
-        .collect();
-    for i in 0..n {
-        b.connect(sw[i], 3, sw[(i + 1) % n], 4).unwrap();
-        if i % 2 == 0 && i < n / 2 {
-            b.connect(sw[i], 5, sw[i + n / 2], 5).unwrap();
-        }
-        for p in (1..=2u8).filter(|_| i + 1 < n) {
-            let g = 0x100 + 2 * i as u64 + p as u64;
-            let h = b
-                .add_node(NodeSpec::new(NodeKind::Ca, Guid(g), 1, format!("h{g:x}")))
-                .unwrap();
-            b.port_mut(h, 1).unwrap().guid = Guid(g + 0x1000);
-            b.connect(h, 1, sw[i], p).unwrap();
-        }
-    }
-    let mut f = b.build();
-    assign_missing_lids(&mut f).unwrap();
-    f
+    crate::verify::test_ring::ring(n, |i| i % 2 == 0 && i < n / 2, |i| i + 1 < n)
 }
 
 /// Shortest ring paths (next or previous switch, whichever is nearer),

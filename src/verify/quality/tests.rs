@@ -7,37 +7,13 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::{Walker, all_to_all, random, shifts};
-use crate::model::lids::assign_missing_lids;
-use crate::model::{Fabric, FabricBuilder, Guid, Lfts, LidMap, NO_ROUTE, NodeKind, NodeSpec};
+use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE};
 use crate::verify::congestion::topological_nodes;
 
 /// Switches 0..8 in a ring (port 3 → next, 4 → previous, 5 → the switch
 /// four ahead), two hosts on ports 1–2 of each.
 fn ring() -> Fabric {
-    let mut b = FabricBuilder::new();
-    let sw: Vec<_> = (0..8u64)
-        .map(|i| {
-            let spec = NodeSpec::new(NodeKind::Switch, Guid(0x10 + i), 5, format!("s{i}"));
-            b.add_node(spec).unwrap()
-        })
-        .collect();
-    for i in 0..8 {
-        b.connect(sw[i], 3, sw[(i + 1) % 8], 4).unwrap();
-        if i < 4 {
-            b.connect(sw[i], 5, sw[i + 4], 5).unwrap();
-        }
-        for p in 1..=2u8 {
-            let g = 0x100 + 2 * i as u64 + p as u64;
-            let h = b
-                .add_node(NodeSpec::new(NodeKind::Ca, Guid(g), 1, format!("h{g:x}")))
-                .unwrap();
-            b.port_mut(h, 1).unwrap().guid = Guid(g + 0x1000);
-            b.connect(h, 1, sw[i], p).unwrap();
-        }
-    }
-    let mut f = b.build();
-    assign_missing_lids(&mut f).unwrap();
-    f
+    crate::verify::test_ring::ring(8, |i| i < 4, |_| true)
 }
 
 /// At a host's own switch its port (mostly), elsewhere a random ring or
