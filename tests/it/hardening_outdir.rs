@@ -36,7 +36,7 @@ pub(crate) fn temps(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-fn copy_set(set: &BTreeMap<String, Vec<u8>>, dir: &Path) {
+pub(crate) fn copy_set(set: &BTreeMap<String, Vec<u8>>, dir: &Path) {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();
     for (n, b) in set {
@@ -44,9 +44,23 @@ fn copy_set(set: &BTreeMap<String, Vec<u8>>, dir: &Path) {
     }
 }
 
+/// A 3-level PGFT with 4 cut cables as a fault list: the topology and
+/// the list.
+pub(crate) fn gen_pgft(dir: &Path) -> (PathBuf, PathBuf) {
+    let topo = dir.join("f.topo");
+    let ok = Command::new(bin())
+        .args(["-q", "gen", "pgft", "--h", "3", "--m", "8,8,16", "--w"])
+        .args(["1,8,8", "--faults", "4", "-o"])
+        .arg(&topo)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    (topo, dir.join("f.topo.faults"))
+}
+
 /// The compile whose outputs replace the old set: a faulted fabric, so
 /// every output differs from the intact one's.
-fn compile(topo: &Path, faults: Option<&Path>, out: &Path) -> Command {
+pub(crate) fn compile(topo: &Path, faults: Option<&Path>, out: &Path) -> Command {
     let mut c = Command::new(bin());
     c.args(["-q", "compile"]).arg(topo);
     if let Some(f) = faults {
@@ -70,17 +84,7 @@ fn compile(topo: &Path, faults: Option<&Path>, out: &Path) -> Command {
 #[test]
 fn a_killed_compile_leaves_no_temp_file_and_no_unmarked_mix() {
     let dir = tempfile::tempdir().unwrap();
-    let topo = dir.path().join("f.topo");
-    let ok = Command::new(bin())
-        .args([
-            "-q", "gen", "pgft", "--h", "3", "--m", "8,8,16", "--w", "1,8,8",
-        ])
-        .args(["--faults", "4", "-o"])
-        .arg(&topo)
-        .status()
-        .unwrap();
-    assert!(ok.success());
-    let faults = dir.path().join("f.topo.faults");
+    let (topo, faults) = gen_pgft(dir.path());
     let (old_dir, new_dir, out) = (
         dir.path().join("old"),
         dir.path().join("new"),

@@ -5,11 +5,10 @@
 //! observes — the manifest's marker, a `.routec-*` file appearing — so
 //! that they land in the window under test every time.
 
-use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::hardening_outdir::{MARKER, bin, files, temps};
+use crate::hardening_outdir::{MARKER, bin, compile, copy_set, files, gen_pgft, temps};
 
 /// Polls (every millisecond, 20 s at most) until `ready` holds or the
 /// child has exited; whether it held.
@@ -36,29 +35,6 @@ fn signal(child: &Child, sig: &str) {
             .unwrap()
             .success()
     );
-}
-
-fn gen_pgft(dir: &Path) -> (PathBuf, PathBuf) {
-    let topo = dir.join("f.topo");
-    let ok = Command::new(bin())
-        .args(["-q", "gen", "pgft", "--h", "3", "--m", "8,8,16", "--w"])
-        .args(["1,8,8", "--faults", "4", "-o"])
-        .arg(&topo)
-        .status()
-        .unwrap();
-    assert!(ok.success());
-    (topo.clone(), dir.join("f.topo.faults"))
-}
-
-fn compile(topo: &Path, faults: Option<&Path>, out: &Path) -> Command {
-    let mut c = Command::new(bin());
-    c.args(["-q", "compile"]).arg(topo);
-    if let Some(f) = faults {
-        c.arg("--faults").arg(f);
-    }
-    c.args(["--engine", "dmodc", "--emit", "image,report,opensm", "-o"])
-        .arg(out);
-    c
 }
 
 /// A SIGINT or SIGTERM that arrives while the outputs are being renamed
@@ -88,11 +64,7 @@ fn a_signal_inside_the_commit_lets_it_finish_then_exits_130_or_143() {
         .take(6)
         .enumerate()
     {
-        let _ = std::fs::remove_dir_all(&out);
-        std::fs::create_dir_all(&out).unwrap();
-        for (n, b) in &old {
-            std::fs::write(out.join(n), b).unwrap();
-        }
+        copy_set(&old, &out);
         let mut child = compile(&topo, Some(&faults), &out)
             .env("ROUTEC_COMMIT_PAUSE_MS", "200")
             .stderr(Stdio::piped())

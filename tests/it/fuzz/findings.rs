@@ -47,7 +47,18 @@ fn cross_cables_beyond_the_spine_pairs_are_refused_at_once() {
 #[test]
 fn mcast_pattern_sizes_past_the_limits_are_usage_errors() {
     let max = u64::MAX.to_string();
-    let fig2 = "fixtures/mcast/fig2.ibnetdiscover";
+    let gen_mcast = |pattern: &str, dims: &str| {
+        routec(&[
+            "gen",
+            "mcast",
+            "--topology",
+            "fixtures/mcast/fig2.ibnetdiscover",
+            "--pattern",
+            pattern,
+            "--dims",
+            dims,
+        ])
+    };
     for (pattern, dims) in [
         ("grid2d", format!("{max}x{max}")),
         ("grid2d", format!("10x{max}")),
@@ -55,28 +66,10 @@ fn mcast_pattern_sizes_past_the_limits_are_usage_errors() {
         ("random", format!("{max}x2")),
         ("random", "16384x2".to_string()),
     ] {
-        let (code, err, _) = routec(&[
-            "gen",
-            "mcast",
-            "--topology",
-            fig2,
-            "--pattern",
-            pattern,
-            "--dims",
-            &dims,
-        ]);
+        let (code, err, _) = gen_mcast(pattern, &dims);
         assert_eq!(code, Some(2), "{pattern} {dims}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
-    let (code, err, _) = routec(&[
-        "gen",
-        "mcast",
-        "--topology",
-        fig2,
-        "--pattern",
-        "random",
-        "--dims",
-        "16383x2",
-    ]);
+    let (code, err, _) = gen_mcast("random", "16383x2");
     assert_eq!(code, Some(0), "{err}");
 }
