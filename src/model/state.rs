@@ -3,8 +3,11 @@
 //! reuse this run's tables — the fabric it routed (nodes, LIDs, cables, so
 //! that the change can be classified by Table 1 of the 2005 OpenSM memo
 //! §7), the engine and its options, and a digest of the tables, which stay
-//! in the route image. Costs, dividers and ranks are recomputed from the
-//! topology (they cost less than reading them), so they are not stored.
+//! in the route image. Costs and dividers are recomputed from the topology
+//! (they cost less than reading them), so they are not stored; the ranks
+//! and the verdict are, because the next run needs the *previous* fabric's
+//! (a path the change does not touch is still valid only if its hops keep
+//! their directions).
 
 use serde::{Deserialize, Serialize};
 use sha2::Digest;
@@ -48,6 +51,16 @@ pub struct State {
     pub lfts_digest: String,
     /// Up/down roots the engine used, by GUID (empty for engines without).
     pub roots: Vec<Guid>,
+    /// The run's verification found nothing (not even a warning), so every
+    /// path of these tables kept the promise on the fabric routed. With
+    /// [`State::up_down_ranks`] it lets the next run keep the paths a
+    /// change does not touch without walking them again (absent: `false`).
+    #[serde(default)]
+    pub verified_clean: bool,
+    /// The promise's up/down ranks per switch, in the order the switches
+    /// appear in `nodes` (`null` for engines without ranks).
+    #[serde(default)]
+    pub up_down_ranks: Option<Vec<u32>>,
     /// Every node, in the routed fabric's order.
     pub nodes: Vec<StateNode>,
     /// Every cable once: `[node, port, node, port]`, indices into `nodes`.
@@ -94,6 +107,8 @@ impl State {
             fabric_fingerprint: crate::io::hex(&super::image::fabric_fingerprint(fabric)),
             lfts_digest: lfts_digest(fabric, lids, lfts),
             roots: Vec::new(),
+            verified_clean: false,
+            up_down_ranks: None,
             nodes,
             links,
         }

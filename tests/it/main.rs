@@ -29,6 +29,7 @@ mod ibdmchk_vl;
 mod image;
 mod incremental;
 mod incremental_floor;
+mod incremental_touched;
 mod info;
 mod layers;
 mod mcast;

@@ -71,14 +71,11 @@ pub(super) fn state_options(args: &CompileArgs, job: &Job) -> StateOptions {
 }
 
 /// The state this run leaves for the next one.
-pub(super) fn state_of(
-    args: &CompileArgs,
-    job: &Job,
-    fabric: &Fabric,
-    lids: &LidMap,
-    routing: &Routing,
-) -> State {
-    let mut st = State::of(fabric, lids, &routing.lfts);
+pub(super) fn state_of(args: &CompileArgs, job: &Job, run: &super::Run) -> State {
+    let (fabric, routing) = (&run.fabric, &run.routing);
+    let mut st = State::of(fabric, &run.lids, &routing.lfts);
+    st.verified_clean = run.verdict.counts.is_empty();
+    st.up_down_ranks = routing.promise.up_down_ranks.clone();
     st.engine = args.engine.clone();
     st.options = state_options(args, job);
     st.roots = routing
@@ -117,7 +114,7 @@ pub(super) fn apply(
         });
         return Ok(Step::Full);
     }
-    let loaded = match load(dir, args, job, fabric, routing) {
+    let loaded = match load(dir, args, job, (fabric, lids), routing) {
         Ok(l) => l,
         Err(why) => {
             routing.notes.push(Note {
@@ -131,6 +128,7 @@ pub(super) fn apply(
         lfts: &loaded.old,
         new_switch: &loaded.new_switch,
         new_cable: &loaded.new_cable,
+        untouched_valid: loaded.untouched_valid,
     };
     let restore = match inc.restore {
         RestoreArg::Engine => Restore::Engine,
@@ -183,6 +181,8 @@ struct Loaded {
     new_switch: Vec<bool>,
     new_cable: Vec<Vec<bool>>,
     cabling: Vec<String>,
+    /// See [`Previous::untouched_valid`].
+    untouched_valid: bool,
 }
 
 /// Reads and checks the state and tables of `dir`; `Err` says why they
@@ -191,7 +191,7 @@ fn load(
     dir: &Path,
     args: &CompileArgs,
     job: &Job,
-    fabric: &Fabric,
+    (fabric, lids): (&Fabric, &LidMap),
     routing: &Routing,
 ) -> std::result::Result<Loaded, String> {
     let st = crate::parse::state::read_state(dir)?;
@@ -249,7 +249,7 @@ fn load(
         let k = src.len().min(dst.len());
         dst[..k].copy_from_slice(&src[..k]);
     }
-    let new_cable = fabric
+    let new_cable: Vec<Vec<bool>> = fabric
         .switches()
         .iter()
         .map(|&n| {
@@ -258,6 +258,11 @@ fn load(
                 .collect()
         })
         .collect();
+    let untouched_valid = st.verified_clean
+        && !new_switch.iter().any(|&b| b)
+        && !new_cable.iter().flatten().any(|&b| b)
+        && same_lids((&prev, &prev_lids), (fabric, lids))
+        && same_ranks(&st, &prev, fabric, routing.promise.up_down_ranks.as_deref());
     let report = crate::diff::cabling::compare(&prev, fabric);
     let cabling = report
         .changes
@@ -270,7 +275,37 @@ fn load(
         new_switch,
         new_cable,
         cabling,
+        untouched_valid,
     })
+}
+
+/// Every LID the new fabric assigns names the same (node, port, offset)
+/// as before (LIDs that vanished are fine: nobody routes to them).
+fn same_lids((prev, prev_lids): (&Fabric, &LidMap), (now, lids): (&Fabric, &LidMap)) -> bool {
+    lids.iter().all(|(lid, o)| {
+        prev_lids.owner(lid).is_some_and(|p| {
+            prev.node(p.node).guid == now.node(o.node).guid
+                && (p.port, p.offset) == (o.port, o.offset)
+        })
+    })
+}
+
+/// The engine gives every switch of the new fabric the up/down rank it had
+/// in the previous run (or neither run has ranks), so every surviving hop
+/// keeps its direction.
+fn same_ranks(st: &State, prev: &Fabric, now: &Fabric, ranks: Option<&[u32]>) -> bool {
+    match (st.up_down_ranks.as_deref(), ranks) {
+        (None, None) => true,
+        (Some(old), Some(new)) => {
+            old.len() == prev.num_switches()
+                && now.switches().iter().zip(new).all(|(&n, &r)| {
+                    prev.node_by_guid(now.node(n).guid)
+                        .and_then(|m| prev.switch_index(m))
+                        .is_some_and(|ps| old[ps.ix()] == r)
+                })
+        }
+        _ => false,
+    }
 }
 
 /// Whether the cable on port `p` of node `n` of `now` is absent from `prev`

@@ -98,7 +98,7 @@ pub(super) fn write_outputs(
 
 /// The state file's bytes (`formats/state.md`).
 fn packed_state(args: &CompileArgs, job: &Job, run: &Run) -> std::io::Result<Vec<u8>> {
-    let st = super::incremental::state_of(args, job, &run.fabric, &run.lids, &run.routing);
+    let st = super::incremental::state_of(args, job, run);
     let mut bytes = Vec::new();
     crate::emit::state::write_state(&st, &mut bytes)?;
     Ok(bytes)

@@ -48,24 +48,35 @@ pub(super) enum Promise<'a> {
     Shortest(&'a SwitchHops),
 }
 
-/// Must-change marks, LID-major (`[lid * switches + s]`), for the first
-/// `old_t.len() / switches` LIDs of the previous tables `old_t`
-/// (LID-major too); switches new to the tables are left unmarked (all
+/// Must-change marks, LID-major (`[i * switches + s]`), for the columns
+/// `cols` of the previous tables, given LID-major in `old_t` (column `i`
+/// is LID `cols[i]`); switches new to the tables are left unmarked (all
 /// their blocks count anyway).
 pub(super) fn must_change(
     fabric: &Fabric,
     lids: &LidMap,
     ports: &Ports,
     promise: Promise,
-    old_t: &[u8],
+    (old_t, cols): (&[u8], &[u16]),
     new_switch: &[bool],
 ) -> Vec<bool> {
     let n = fabric.num_switches();
     let preds = predecessors(ports, n);
     let up_down = matches!(promise, Promise::UpDown);
+    let targets: Vec<Target> = cols.iter().map(|&l| Target::of(fabric, lids, l)).collect();
+    // backward searches only toward the switches these columns lead to
+    let mut wanted = vec![false; n];
+    for t in &targets {
+        if let Target::Switch(d) | Target::End { sw: Some(d), .. } = *t {
+            wanted[d as usize] = true;
+        }
+    }
     let toward: Vec<Toward> = (0..n)
         .into_par_iter()
-        .map(|d| toward(&preds, d, up_down))
+        .map(|d| match wanted[d] {
+            true => toward(&preds, d, up_down),
+            false => Vec::new(),
+        })
         .collect();
     let hosts: Vec<u32> = (0..n)
         .map(|s| {
@@ -78,10 +89,10 @@ pub(super) fn must_change(
         .collect();
     let mut must = vec![false; old_t.len()];
     must.par_chunks_mut(n.max(1))
+        .zip(targets.par_iter())
         .enumerate()
-        .for_each(|(lid, col)| {
-            let target = Target::of(fabric, lids, lid as u16);
-            let old = &old_t[lid * n..][..n];
+        .for_each(|(i, (col, &target))| {
+            let old = &old_t[i * n..][..n];
             for (s, m) in col.iter_mut().enumerate() {
                 if new_switch[s] {
                     continue;

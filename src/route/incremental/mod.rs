@@ -22,16 +22,15 @@
 //!
 //! The result is verified like any compile; this module does not grade it.
 
+mod cols;
 mod column;
 mod floor;
 mod walk;
 
-use std::collections::BTreeMap;
-
 use rayon::prelude::*;
 
 use crate::model::hops::SwitchHops;
-use crate::model::incremental::{ChangeReason, IncrementalSummary};
+use crate::model::incremental::IncrementalSummary;
 use crate::model::{Fabric, LFT_BLOCK, Lfts, LidMap, Routing};
 use column::{Counts, Ctx, Scratch};
 use walk::{Ports, Target};
@@ -65,6 +64,13 @@ pub struct Previous<'a> {
     /// Per switch, per port (0..=NumPorts): the cable on it is absent from
     /// the previous fabric.
     pub new_cable: &'a [Vec<bool>],
+    /// Nothing was added or moved (no new switch, cable or LID), the
+    /// ranks are the previous run's and its verification found nothing:
+    /// a column none of whose entries leads onto a port that lost its
+    /// cable follows the same hops to the same ports as before, so it
+    /// keeps the promise and its entries are none of the floor's. Only the
+    /// touched columns are merged (the others are kept without a walk).
+    pub untouched_valid: bool,
 }
 
 /// The merged tables and what was done.
@@ -91,19 +97,24 @@ pub fn repair(
     };
     let n = fabric.num_switches();
     let lids_n = fresh.lfts.top() as usize + 1;
-    // LID-major copies, so that each destination's column is contiguous
-    let (old_t, fresh_t) = (columns(prev.lfts, lids_n), columns(&fresh.lfts, lids_n));
-    let mut out_t = vec![0u8; n * lids_n];
-    let mut why_t = vec![None; n * lids_n];
-    let total = out_t
+    let cols = if prev.untouched_valid {
+        cols::touched(&ctx.ports, prev.lfts, lids_n)
+    } else {
+        (0..lids_n as u16).collect()
+    };
+    // LID-major copies of the merged columns, each contiguous
+    let (old_t, fresh_t) = (cols::gather(prev.lfts, &cols), cols::gather(&fresh.lfts, &cols));
+    let mut out_t = vec![0u8; old_t.len()];
+    let mut why_t = vec![None; old_t.len()];
+    let mut total = out_t
         .par_chunks_mut(n.max(1))
         .zip(why_t.par_chunks_mut(n.max(1)))
         .enumerate()
         .map_init(
             || Scratch::new(n),
-            |sc, (lid, (out, why))| {
-                let target = Target::of(fabric, lids, lid as u16);
-                let (old, fresh) = (&old_t[lid * n..][..n], &fresh_t[lid * n..][..n]);
+            |sc, (i, (out, why))| {
+                let target = Target::of(fabric, lids, cols[i]);
+                let (old, fresh) = (&old_t[i * n..][..n], &fresh_t[i * n..][..n]);
                 ctx.column(target, old, fresh, out, why, sc)
             },
         )
@@ -111,20 +122,21 @@ pub fn repair(
             a.add(&b);
             a
         });
-    let mut lfts = fresh.lfts.clone();
-    let rows: Vec<&mut [u8]> = lfts.rows_mut().collect();
-    rows.into_par_iter().enumerate().for_each(|(s, row)| {
-        for (lid, e) in row[..lids_n].iter_mut().enumerate() {
-            *e = out_t[lid * n + s];
-        }
-    });
+    if cols.len() < lids_n {
+        // the untouched columns are kept as they were
+        let untouched = (lids_n - cols.len()) as u64;
+        total.kept += untouched * n as u64;
+        total.differs += cols::differing(prev.lfts, &fresh.lfts, lids_n)
+            - old_t.iter().zip(&fresh_t).filter(|(a, b)| a != b).count() as u64;
+    }
+    let lfts = cols::merged(prev.lfts, &fresh.lfts, &cols, &out_t, prev.untouched_valid);
     let promise = match (&ctx.hops, ranks) {
         (Some(h), _) => floor::Promise::Shortest(h),
         (None, Some(_)) => floor::Promise::UpDown,
         (None, None) => floor::Promise::Reach,
     };
-    let must = floor::must_change(fabric, lids, &ctx.ports, promise, &old_t, prev.new_switch);
-    let blocks = Blocks::of(&must, &why_t, n, prev.new_switch);
+    let must = floor::must_change(fabric, lids, &ctx.ports, promise, (&old_t, &cols), prev.new_switch);
+    let blocks = cols::Blocks::of((&must, &why_t), &cols, lids_n, prev.new_switch);
     let summary = IncrementalSummary {
         restore: restore.name(),
         kept: total.kept,
@@ -140,53 +152,6 @@ pub fn repair(
     Repaired { lfts, summary }
 }
 
-/// The floor's blocks, and the changed blocks above it by reason.
-struct Blocks {
-    floor: u64,
-    above: BTreeMap<ChangeReason, u64>,
-}
-
-impl Blocks {
-    /// From LID-major must-change marks and change reasons (`None` = kept),
-    /// read column by column (contiguous).
-    fn of(must: &[bool], why: &[Option<ChangeReason>], n: usize, new_switch: &[bool]) -> Blocks {
-        let lids = must.len() / n.max(1);
-        // per block, per switch: holds a floor entry; the first changed
-        // entry's reason (in LID order); blocks in parallel, each reading
-        // its 64 columns whole
-        let per_block: Vec<(Vec<bool>, Vec<Option<ChangeReason>>)> = (0..lids.div_ceil(LFT_BLOCK))
-            .into_par_iter()
-            .map(|b| {
-                let (mut forced, mut first) = (new_switch.to_vec(), vec![None; n]);
-                for lid in b * LFT_BLOCK..((b + 1) * LFT_BLOCK).min(lids) {
-                    let (m, w) = (&must[lid * n..][..n], &why[lid * n..][..n]);
-                    for s in 0..n {
-                        forced[s] |= m[s];
-                        first[s] = first[s].or(w[s]);
-                    }
-                }
-                (forced, first)
-            })
-            .collect();
-        let (forced, first): (Vec<bool>, Vec<Option<ChangeReason>>) = per_block
-            .into_iter()
-            .flat_map(|(f, r)| f.into_iter().zip(r))
-            .unzip();
-        let mut b = Blocks {
-            floor: 0,
-            above: BTreeMap::new(),
-        };
-        for (f, r) in forced.iter().zip(&first) {
-            match (f, r) {
-                (true, _) => b.floor += 1,
-                (false, Some(r)) => *b.above.entry(*r).or_default() += 1,
-                (false, None) => {}
-            }
-        }
-        b
-    }
-}
-
 /// 64-entry blocks of `new` that differ from `old` (every block of a
 /// switch `old` lacks): the LinearForwardingTable SMPs of the change.
 pub fn changed_blocks(old: &Lfts, new: &Lfts, new_switch: &[bool]) -> u64 {
@@ -199,18 +164,4 @@ pub fn changed_blocks(old: &Lfts, new: &Lfts, new_switch: &[bool]) -> u64 {
                 .count() as u64
         })
         .sum()
-}
-
-/// The first `lids` entries of every row, LID-major (`[lid * switches + s]`).
-fn columns(t: &Lfts, lids: usize) -> Vec<u8> {
-    let n = t.num_switches();
-    let mut out = vec![0u8; n * lids];
-    out.par_chunks_mut(n.max(1))
-        .enumerate()
-        .for_each(|(lid, col)| {
-            for (s, e) in col.iter_mut().enumerate() {
-                *e = t.get(s, lid as u16);
-            }
-        });
-    out
 }
