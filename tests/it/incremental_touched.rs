@@ -30,7 +30,10 @@ fn incremental(dir: &Path, topo: &Path, faults: &Path, eng: &str, out: &str) -> 
 fn same_as_every_column(dir: &Path, topo: &Path, faults: &Path, eng: &str) {
     assert_eq!(compile(dir, topo, None, eng, "prev", &[]), 0);
     let json = state_json(dir);
-    assert!(json.contains("\"verified_clean\":true"), "{eng}: {json:.300}");
+    assert!(
+        json.contains("\"verified_clean\":true"),
+        "{eng}: {json:.300}"
+    );
     let touched = incremental(dir, topo, faults, eng, "touched");
     let walked_json = json.replacen("\"verified_clean\":true", "\"verified_clean\":false", 1);
     let packed = zstd::encode_all(walked_json.as_bytes(), 3).unwrap();
@@ -47,13 +50,22 @@ fn same_as_every_column(dir: &Path, topo: &Path, faults: &Path, eng: &str) {
 #[test]
 fn removals_merge_only_the_touched_columns_with_the_same_result() {
     for (fabric, eng) in [
-        ("--h 3 --m 4,4,8 --w 1,4,4 --faults 3 --seed 7", "--engine dmodc"),
+        (
+            "--h 3 --m 4,4,8 --w 1,4,4 --faults 3 --seed 7",
+            "--engine dmodc",
+        ),
         (
             "--h 3 --m 4,4,8 --w 1,4,4 --faults 0 --fail-switches 1 --seed 3",
             "--engine dmodc",
         ),
-        ("--h 3 --m 4,4,8 --w 1,4,4 --faults 3 --seed 7", "--engine sssp"),
-        ("--h 2 --m 6,8 --w 1,6 --faults 5 --seed 2", "--engine minhop"),
+        (
+            "--h 3 --m 4,4,8 --w 1,4,4 --faults 3 --seed 7",
+            "--engine sssp",
+        ),
+        (
+            "--h 2 --m 6,8 --w 1,6 --faults 5 --seed 2",
+            "--engine minhop",
+        ),
     ] {
         let tmp = tempfile::tempdir().unwrap();
         let (topo, faults) = generate(tmp.path(), fabric);

@@ -103,7 +103,10 @@ pub fn repair(
         (0..lids_n as u16).collect()
     };
     // LID-major copies of the merged columns, each contiguous
-    let (old_t, fresh_t) = (cols::gather(prev.lfts, &cols), cols::gather(&fresh.lfts, &cols));
+    let (old_t, fresh_t) = (
+        cols::gather(prev.lfts, &cols),
+        cols::gather(&fresh.lfts, &cols),
+    );
     let mut out_t = vec![0u8; old_t.len()];
     let mut why_t = vec![None; old_t.len()];
     let mut total = out_t
@@ -135,7 +138,14 @@ pub fn repair(
         (None, Some(_)) => floor::Promise::UpDown,
         (None, None) => floor::Promise::Reach,
     };
-    let must = floor::must_change(fabric, lids, &ctx.ports, promise, (&old_t, &cols), prev.new_switch);
+    let must = floor::must_change(
+        fabric,
+        lids,
+        &ctx.ports,
+        promise,
+        (&old_t, &cols),
+        prev.new_switch,
+    );
     let blocks = cols::Blocks::of((&must, &why_t), &cols, lids_n, prev.new_switch);
     let summary = IncrementalSummary {
         restore: restore.name(),
