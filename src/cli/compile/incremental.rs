@@ -70,15 +70,10 @@ pub(super) fn state_options(args: &CompileArgs, job: &Job) -> StateOptions {
     }
 }
 
-/// The state this run leaves for the next one.
-pub(super) fn state_of(
-    args: &CompileArgs,
-    job: &Job,
-    fabric: &Fabric,
-    lids: &LidMap,
-    routing: &Routing,
-) -> State {
-    let mut st = State::of(fabric, lids, &routing.lfts);
+/// The state this run leaves for the next one, but for its tables digest,
+/// which the writer hashes while it packs the rest (`emit::state::pack_state`).
+pub(super) fn state_of(args: &CompileArgs, job: &Job, fabric: &Fabric, routing: &Routing) -> State {
+    let mut st = State::of_fabric(fabric);
     st.engine = args.engine.clone();
     st.options = state_options(args, job);
     st.roots = routing
