@@ -70,6 +70,15 @@ pub struct State {
 impl State {
     /// The state of a run over `fabric` (LIDs final) with tables `lfts`.
     pub fn of(fabric: &Fabric, lids: &LidMap, lfts: &Lfts) -> State {
+        let mut st = State::of_fabric(fabric);
+        st.lfts_digest = lfts_digest(fabric, lids, lfts);
+        st
+    }
+
+    /// The state of a run over `fabric`, its `lfts_digest` left empty: the
+    /// writer hashes the tables while it packs the rest
+    /// (`emit::state::pack_state`).
+    pub fn of_fabric(fabric: &Fabric) -> State {
         let nodes = fabric
             .node_indices()
             .map(|n| {
@@ -105,7 +114,7 @@ impl State {
                 lmc: None,
             },
             fabric_fingerprint: crate::io::hex(&super::image::fabric_fingerprint(fabric)),
-            lfts_digest: lfts_digest(fabric, lids, lfts),
+            lfts_digest: String::new(),
             roots: Vec::new(),
             verified_clean: false,
             up_down_ranks: None,

@@ -88,6 +88,10 @@ pub(crate) struct Walker<'a> {
     pub lid: Vec<u16>,
     /// Every (leaf, destination) route, once [`Walker::memoize`] built it.
     memo: Option<RouteMemo>,
+    /// No two order nodes hang on the same switch port (true of distinct
+    /// end ports, as `topological_nodes` and `--node-order` give): then no
+    /// host link carries two pairs of one permutation.
+    distinct_ends: bool,
 }
 
 impl<'a> Walker<'a> {
@@ -109,8 +113,11 @@ impl<'a> Walker<'a> {
             leaf_port.push(p);
             lid.push(fabric.port(e.node, e.port).lid);
         }
+        let topo = Topo::new(fabric, lids);
+        let distinct_ends = distinct_ends(&topo, &leaf, &leaf_port);
         Walker {
-            topo: Topo::new(fabric, lids),
+            topo,
+            distinct_ends,
             lfts,
             hop_limit,
             leaf,
@@ -118,6 +125,13 @@ impl<'a> Walker<'a> {
             lid,
             memo: None,
         }
+    }
+
+    /// Counts host links per pair even when the end ports are distinct,
+    /// for the tests of the shortcut.
+    #[cfg(test)]
+    fn count_host_links(&mut self) {
+        self.distinct_ends = false;
     }
 
     /// Walks every (leaf, destination) route once and keeps them for the
@@ -182,33 +196,74 @@ impl<'a> Walker<'a> {
     }
 }
 
+/// A switch-link load counter. A delivered route crosses a slot at most
+/// once (a route that came back to a slot would loop forever, the tables
+/// being destination-based), so one permutation loads a slot at most N
+/// times: below 65,536 order nodes `u16` counters halve the vector the
+/// increments and the per-permutation scan touch.
+trait Load: Copy + Default + Ord + Send + Into<u32> + std::ops::AddAssign + From<u8> {}
+impl Load for u16 {}
+impl Load for u32 {}
+
+/// Whether the order nodes cabled to a switch hang on distinct switch
+/// ports (see [`Walker::distinct_ends`]).
+fn distinct_ends(topo: &Topo, leaf: &[u32], leaf_port: &[u8]) -> bool {
+    let mut seen = vec![false; topo.link.len()];
+    leaf.iter().zip(leaf_port).all(|(&l, &p)| {
+        let Some(&base) = topo.base.get(l as usize) else {
+            return true;
+        };
+        let slot = &mut seen[base as usize + usize::from(p)];
+        !std::mem::replace(slot, true)
+    })
+}
+
 /// Per-task scratch of the permutation pass.
 ///
 /// Switch-to-switch loads are only added up during a permutation and their
-/// maximum taken by one scan at the end: the increments of a route then do
-/// not wait on each other. Host links (switch → CA slots and the CA → switch
-/// slots after them) are counted apart in `host`.
-struct Scratch {
-    load: Vec<u32>,
+/// maximum taken by one scan at the end (which also clears them): the
+/// increments of a route then do not wait on each other. Host links
+/// (switch → CA slots and the CA → switch slots after them) are counted
+/// apart in `host`, only when [`Walker::distinct_ends`] does not hold.
+struct Scratch<L> {
+    load: Vec<L>,
     host: Vec<u32>,
     path: Vec<u32>,
 }
 
-impl Scratch {
+impl<L: Load> Scratch<L> {
     fn new(w: &Walker) -> Self {
+        let hosts = if w.distinct_ends {
+            0
+        } else {
+            w.switch_slots() + w.lid.len()
+        };
         Scratch {
-            load: vec![0; w.switch_slots()],
-            host: vec![0; w.switch_slots() + w.lid.len()],
+            load: vec![L::default(); w.switch_slots()],
+            host: vec![0; hosts],
             path: Vec::new(),
         }
     }
 }
 
 /// Routes the permutation `dest` (fixed points skipped: they use no link).
-fn permutation(w: &Walker, sc: &mut Scratch, dest: impl Fn(usize) -> usize) -> PermLoad {
+///
+/// Host links: a permutation sends once from each order node and delivers
+/// once to each, so with distinct end ports ([`Walker::distinct_ends`])
+/// every host link carries at most one pair and the max host load is 1 as
+/// soon as one pair is delivered; otherwise the host slots are counted.
+fn permutation<L: Load>(
+    w: &Walker,
+    sc: &mut Scratch<L>,
+    dest: impl Fn(usize) -> usize,
+) -> PermLoad {
     let up_base = w.switch_slots();
     let mut r = PermLoad::default();
+    let mut delivered = false;
     let Scratch { load, host, path } = sc;
+    // A slice, not the Vec: its pointer and length stay in registers
+    // across the increments.
+    let load = load.as_mut_slice();
     for i in 0..w.lid.len() {
         let j = dest(i);
         if i == j {
@@ -221,22 +276,38 @@ fn permutation(w: &Walker, sc: &mut Scratch, dest: impl Fn(usize) -> usize) -> P
         match fate {
             Fate::Delivered { down, .. } => {
                 for &s in slots {
-                    load[s as usize] += 1;
+                    load[s as usize] += L::from(1);
                 }
-                for s in [up_base + i, down as usize] {
-                    let v = &mut host[s];
-                    *v += 1;
-                    r.max_host = r.max_host.max(*v);
+                delivered = true;
+                if !w.distinct_ends {
+                    for s in [up_base + i, down as usize] {
+                        let v = &mut host[s];
+                        *v += 1;
+                        r.max_host = r.max_host.max(*v);
+                    }
                 }
             }
             Fate::Unrouted => r.unrouted += 1,
             Fate::OverHopLimit => r.over_hop_limit += 1,
         }
     }
-    r.max_switch = load.iter().copied().max().unwrap_or(0);
-    load.fill(0);
-    host.fill(0);
+    if w.distinct_ends {
+        r.max_host = u32::from(delivered);
+    } else {
+        host.fill(0);
+    }
+    r.max_switch = take_max(load);
     r
+}
+
+/// The largest load, leaving every counter at zero: one pass.
+fn take_max<L: Load>(load: &mut [L]) -> u32 {
+    let mut max = L::default();
+    for v in load.iter_mut() {
+        max = max.max(*v);
+        *v = L::default();
+    }
+    max.into()
 }
 
 /// Max loads of one permutation.
@@ -253,10 +324,21 @@ fn permutations<F>(w: &Walker, count: usize, dest: F) -> Vec<PermLoad>
 where
     F: Fn(usize, usize) -> usize + Sync,
 {
+    if w.lid.len() <= usize::from(u16::MAX) {
+        permutations_with::<u16, F>(w, count, dest)
+    } else {
+        permutations_with::<u32, F>(w, count, dest)
+    }
+}
+
+fn permutations_with<L: Load, F>(w: &Walker, count: usize, dest: F) -> Vec<PermLoad>
+where
+    F: Fn(usize, usize) -> usize + Sync,
+{
     (0..count)
         .into_par_iter()
         .map_init(
-            || Scratch::new(w),
+            || Scratch::<L>::new(w),
             |sc, p| permutation(w, sc, |i| dest(p, i)),
         )
         .collect()
@@ -278,11 +360,19 @@ pub(crate) fn shifts(w: &Walker) -> Vec<PermLoad> {
 /// stream j, so samples are drawn in parallel without being stored and
 /// sample j does not depend on how many are asked for.
 pub(crate) fn random(w: &Walker, samples: usize, seed: u64) -> Vec<PermLoad> {
+    if w.lid.len() <= usize::from(u16::MAX) {
+        random_with::<u16>(w, samples, seed)
+    } else {
+        random_with::<u32>(w, samples, seed)
+    }
+}
+
+fn random_with<L: Load>(w: &Walker, samples: usize, seed: u64) -> Vec<PermLoad> {
     let n = w.lid.len();
     (0..samples)
         .into_par_iter()
         .map_init(
-            || (Scratch::new(w), Vec::with_capacity(n)),
+            || (Scratch::<L>::new(w), Vec::with_capacity(n)),
             |(sc, perm), j| {
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 rng.set_stream(j as u64);

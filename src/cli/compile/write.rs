@@ -99,9 +99,9 @@ pub(super) fn write_outputs(
 /// The state file's bytes (`formats/state.md`).
 fn packed_state(args: &CompileArgs, job: &Job, run: &Run) -> std::io::Result<Vec<u8>> {
     let st = super::incremental::state_of(args, job, run);
-    let mut bytes = Vec::new();
-    crate::emit::state::write_state(&st, &mut bytes)?;
-    Ok(bytes)
+    crate::emit::state::pack_state(st, || {
+        crate::model::state::lfts_digest(&run.fabric, &run.lids, &run.routing.lfts)
+    })
 }
 
 /// `--check`: exit 3 and name the outputs that would change.

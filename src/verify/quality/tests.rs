@@ -71,3 +71,53 @@ fn the_route_memo_and_the_walk_agree_on_any_tables() {
         "{holes} unrouted, {loops} looping pairs"
     );
 }
+
+/// The max host load taken from `distinct_ends` (1 once a pair is
+/// delivered) against counting every host link pair by pair, on tables
+/// that leave some permutations with no delivered pair at all.
+#[test]
+fn the_host_link_shortcut_matches_counting_host_links() {
+    let f = ring();
+    let lids = LidMap::new(&f).unwrap();
+    let nodes = topological_nodes(&f);
+    let mut empty = 0;
+    for seed in 0..10 {
+        let t = random_tables(&f, seed);
+        let short = Walker::new(&f, &lids, &t, &nodes, 64);
+        assert!(short.distinct_ends, "topological end ports are distinct");
+        let mut counted = Walker::new(&f, &lids, &t, &nodes, 64);
+        counted.count_host_links();
+        let (a, b) = (shifts(&short), shifts(&counted));
+        assert_eq!(a, b, "seed {seed}");
+        assert_eq!(random(&short, 5, seed), random(&counted, 5, seed));
+        assert!(b.iter().all(|p| p.max_host <= 1));
+        empty += b.iter().filter(|p| p.max_host == 0).count();
+    }
+    let holes = Lfts::new(f.num_switches(), lids.max_lid());
+    let counted = {
+        let mut w = Walker::new(&f, &lids, &holes, &nodes, 64);
+        w.count_host_links();
+        shifts(&w)
+    };
+    assert_eq!(shifts(&Walker::new(&f, &lids, &holes, &nodes, 64)), counted);
+    empty += counted.iter().filter(|p| p.max_host == 0).count();
+    assert!(empty > 0, "some permutation delivers nothing");
+}
+
+/// Two order entries for one end port share its host links: the walker
+/// counts them instead of taking the shortcut.
+#[test]
+fn a_repeated_end_port_is_counted_not_assumed() {
+    let f = ring();
+    let lids = LidMap::new(&f).unwrap();
+    let mut nodes = topological_nodes(&f);
+    nodes.push(nodes[0]);
+    let mut most = 0;
+    for seed in 0..10 {
+        let t = random_tables(&f, seed);
+        let w = Walker::new(&f, &lids, &t, &nodes, 64);
+        assert!(!w.distinct_ends);
+        most = most.max(shifts(&w).iter().map(|p| p.max_host).max().unwrap());
+    }
+    assert_eq!(most, 2, "the shared switch → CA link carries two pairs");
+}
