@@ -30,6 +30,10 @@ impl LeastHops for MinHopTables<'_> {
         let d = self.dist.get(self.g.nbr[e] as usize, x);
         d != NO_PATH && d + 1 == least
     }
+
+    fn distances(&self) -> Option<&Distances> {
+        Some(self.dist)
+    }
 }
 
 impl Engine for MinHop {

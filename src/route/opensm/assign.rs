@@ -7,8 +7,10 @@
 
 use rayon::prelude::*;
 
+use super::hops::Distances;
 use super::lmc::{self, PortPeers, Remotes};
 use super::order::{NO_SWITCH, Target};
+use super::sets::{NO_SET, PortSets};
 use super::{NO_PATH, SwitchGraph};
 use crate::model::{Fabric, Lfts, Lid, NO_ROUTE};
 
@@ -19,10 +21,20 @@ pub trait LeastHops: Sync {
     /// Whether port-end `e` (a port of switch `s`) has `least` hops to `x`,
     /// i.e. `hops[s][x][port(e)] == least`.
     fn on_least_path(&self, e: usize, x: usize, least: u8) -> bool;
+    /// The plain switch distances, when `on_least_path` is exactly
+    /// `dist(peer, x) + 1 == least` (min-hop): the port sets are then
+    /// found by comparing whole rows (`sets.rs`).
+    fn distances(&self) -> Option<&Distances> {
+        None
+    }
 }
 
 /// Per-thread buffers, reused from switch to switch.
 struct Scratch {
+    /// The switch's least-hop port sets (`sets.rs`); when `grouped` is
+    /// false (over 64 neighbour switches) the per-destination lists below.
+    sets: PortSets,
+    grouped: bool,
     /// Least-hop ports of this switch towards each switch `x`:
     /// `ports[start[x]..start[x + 1]]`, ascending.
     start: Vec<u32>,
@@ -60,6 +72,11 @@ pub fn assign(
         .collect();
     // OpenSM's `routing_for_lmc` is the subnet's LMC, not the port's.
     let for_lmc = max_offsets > 1;
+    // Switches whose routes move counters: those with CAs behind them.
+    let mut counted = vec![false; n];
+    for t in order.iter().filter(|t| !t.is_switch && t.sw != NO_SWITCH) {
+        counted[t.sw as usize] = true;
+    }
     let sys = if for_lmc {
         lmc::system_guids(fabric)
     } else {
@@ -70,6 +87,8 @@ pub fn assign(
     let rows: Vec<(usize, &mut [u8])> = lfts.rows_mut().enumerate().collect();
     rows.into_par_iter().for_each_init(
         || Scratch {
+            sets: PortSets::default(),
+            grouped: false,
             start: Vec::with_capacity(n + 1),
             ports: Vec::new(),
             cnt: [0; 256],
@@ -77,8 +96,15 @@ pub fn assign(
             peers: PortPeers::new(),
         },
         |sc, (s, row)| {
-            candidates(g, hops, s, sc);
+            sc.grouped = sc.sets.load(g, hops, s, &counted);
+            if !sc.grouped {
+                candidates(g, hops, s, sc);
+            }
             sc.cnt = [0; 256];
+            if !for_lmc && sc.grouped {
+                route_switch(sc, s, order, row);
+                return;
+            }
             if for_lmc {
                 sc.remotes.clear();
                 sc.peers.load(
@@ -119,6 +145,42 @@ pub fn assign(
     lfts
 }
 
+/// Fills switch `s`'s row for LMC 0 with grouped sets: a destination on an
+/// own set takes the set's next port in turn (the same port the counter scan
+/// would pick, `sets.rs`), others scan the counters as OpenSM does.
+fn route_switch(sc: &mut Scratch, s: usize, order: &[Target], row: &mut [u8]) {
+    for t in order {
+        let lid = t.lid as usize;
+        if lid >= row.len() {
+            continue;
+        }
+        let port = if t.sw == NO_SWITCH {
+            NO_ROUTE
+        } else if t.sw as usize == s {
+            t.port
+        } else {
+            match sc.sets.set_of[t.sw as usize] {
+                NO_SET => NO_ROUTE,
+                sid if sc.sets.own[sid as usize] => {
+                    let i = sid as usize;
+                    let (first, len) = (sc.sets.first[i] as usize, sc.sets.set(sid).len());
+                    let next = sc.sets.next[i] as usize;
+                    if !t.is_switch {
+                        let after = next + 1;
+                        sc.sets.next[i] = if after == len { 0 } else { after as u32 };
+                    }
+                    sc.sets.ports[first + next]
+                }
+                sid => least_counter(sc.sets.set(sid), &sc.cnt),
+            }
+        };
+        row[lid] = port;
+        if port != NO_ROUTE && !t.is_switch {
+            sc.cnt[port as usize] += 1;
+        }
+    }
+}
+
 /// The least-hop ports of switch `s` towards `t`, ascending; or, when there
 /// is nothing to choose, the port itself (`t`'s own port on its switch, or
 /// NO_ROUTE).
@@ -131,7 +193,15 @@ fn choices<'a>(sc: &'a Scratch, s: usize, t: &Target) -> Result<&'a [u8], u8> {
     if x == s {
         return Err(t.port);
     }
-    match &sc.ports[sc.start[x] as usize..sc.start[x + 1] as usize] {
+    let cands = if sc.grouped {
+        match sc.sets.set_of[x] {
+            NO_SET => &[][..],
+            sid => sc.sets.set(sid),
+        }
+    } else {
+        &sc.ports[sc.start[x] as usize..sc.start[x + 1] as usize]
+    };
+    match cands {
         [] => Err(NO_ROUTE),
         cands => Ok(cands),
     }
@@ -142,13 +212,19 @@ fn choices<'a>(sc: &'a Scratch, s: usize, t: &Target) -> Result<&'a [u8], u8> {
 /// smallest counter, scanning ports upwards from 1.
 #[inline]
 fn route_one(sc: &Scratch, s: usize, t: &Target) -> u8 {
-    let cands = match choices(sc, s, t) {
-        Ok(c) => c,
-        Err(port) => return port,
-    };
-    let (mut best, mut best_cnt) = (cands[0], sc.cnt[cands[0] as usize]);
+    match choices(sc, s, t) {
+        Ok(cands) => least_counter(cands, &sc.cnt),
+        Err(port) => port,
+    }
+}
+
+/// OpenSM's scan: the port with the strictly smallest counter, the first
+/// one on a tie.
+#[inline]
+fn least_counter(cands: &[u8], cnt: &[u32; 256]) -> u8 {
+    let (mut best, mut best_cnt) = (cands[0], cnt[cands[0] as usize]);
     for &q in &cands[1..] {
-        let c = sc.cnt[q as usize];
+        let c = cnt[q as usize];
         if c < best_cnt {
             best = q;
             best_cnt = c;

@@ -7,6 +7,7 @@ pub mod assign;
 pub mod hops;
 mod lmc;
 pub mod order;
+mod sets;
 
 use crate::model::{Fabric, PortNum, SwIdx};
 

@@ -1,0 +1,287 @@
+//! The least-hop port sets of one switch, grouped: every destination switch
+//! `x` maps to one of a few distinct port sets (in a fat tree: "all up
+//! ports", or the one down port towards `x`), so the port choice of
+//! algorithms.md §2.2 works on a handful of sets instead of a port list per
+//! destination.
+//!
+//! A set is *own* when no other set whose destinations move counters (a
+//! switch with CAs behind it; switch LIDs count nothing) shares one of its
+//! ports: only its own destinations then move its ports' counters, each by
+//! one, and all counters start at 0 on every switch
+//! (`ucast_mgr_process_tbl`). The rule "least counter, lowest port on a
+//! tie" then hands its ports out strictly in turn, so its next port is a
+//! rotating index, with no scan over the counters. Other sets keep
+//! OpenSM's scan (`assign.rs`).
+
+use std::collections::HashMap;
+
+use super::assign::LeastHops;
+use super::{NO_PATH, SwitchGraph};
+
+/// Set id of destinations with no least-hop port (unreachable, or the
+/// switch itself).
+pub const NO_SET: u16 = u16::MAX;
+
+/// Most distinct neighbours one mask can describe; switches with more take
+/// the per-destination lists (`Grouping::Lists`).
+const MAX_NEIGHBOURS: usize = 64;
+
+/// Per-thread buffers for one switch's sets, reused from switch to switch.
+#[derive(Default)]
+pub(super) struct PortSets {
+    /// Set of each destination switch, or [`NO_SET`].
+    pub set_of: Vec<u16>,
+    /// Ports of set `i`: `ports[first[i]..first[i + 1]]`, ascending.
+    pub first: Vec<u32>,
+    pub ports: Vec<u8>,
+    /// Whether set `i` shares no port with another set (round-robin).
+    pub own: Vec<bool>,
+    /// Next index into an own set's ports.
+    pub next: Vec<u32>,
+    /// Least-hop neighbours of the switch towards each destination, one bit
+    /// per distinct neighbour switch.
+    masks: Vec<u64>,
+    /// Neighbour bit of each port-end of the switch.
+    bit_of_end: Vec<u8>,
+    ids: HashMap<u64, u16>,
+}
+
+impl PortSets {
+    /// The ports of set `sid`.
+    #[inline]
+    pub fn set(&self, sid: u16) -> &[u8] {
+        let i = sid as usize;
+        &self.ports[self.first[i] as usize..self.first[i + 1] as usize]
+    }
+
+    /// Groups the least-hop ports of switch `s` towards every switch.
+    /// Returns false (sets left unusable) when `s` has more than
+    /// [`MAX_NEIGHBOURS`] distinct neighbour switches.
+    /// `counted[x]` tells whether routes to switch `x` move counters (CAs
+    /// are cabled to it).
+    pub fn load(
+        &mut self,
+        g: &SwitchGraph,
+        hops: &impl LeastHops,
+        s: usize,
+        counted: &[bool],
+    ) -> bool {
+        let ends = g.ends(s);
+        self.bit_of_end.clear();
+        let mut neighbours: Vec<u32> = Vec::new();
+        for e in ends.clone() {
+            let v = g.nbr[e];
+            let bit = match neighbours.iter().position(|&w| w == v) {
+                Some(b) => b,
+                None => {
+                    neighbours.push(v);
+                    neighbours.len() - 1
+                }
+            };
+            self.bit_of_end.push(bit as u8);
+        }
+        if neighbours.len() > MAX_NEIGHBOURS {
+            return false;
+        }
+        let n = g.num_switches();
+        self.masks.clear();
+        self.masks.resize(n, 0);
+        match hops.distances() {
+            Some(dist) => least_masks_by_rows(dist, s, &neighbours, &mut self.masks),
+            None => self.least_masks_by_ends(g, hops, s),
+        }
+        self.group(g, s, counted);
+        true
+    }
+
+    /// The generic way: ask `on_least_path` for every (destination, port-end).
+    fn least_masks_by_ends(&mut self, g: &SwitchGraph, hops: &impl LeastHops, s: usize) {
+        let ends = g.ends(s);
+        for (x, mask) in self.masks.iter_mut().enumerate() {
+            let least = hops.least(s, x);
+            if least == NO_PATH || x == s {
+                continue;
+            }
+            for (i, e) in ends.clone().enumerate() {
+                if hops.on_least_path(e, x, least) {
+                    *mask |= 1 << self.bit_of_end[i];
+                }
+            }
+        }
+    }
+
+    /// Turns the masks into set ids, port lists and the own flags.
+    fn group(&mut self, g: &SwitchGraph, s: usize, counted: &[bool]) {
+        self.ids.clear();
+        self.set_of.clear();
+        self.first.clear();
+        self.ports.clear();
+        let mut masks_of_sets: Vec<u64> = Vec::new();
+        let mut set_counted: Vec<bool> = Vec::new();
+        let (mut last_mask, mut last_id) = (0u64, NO_SET);
+        for (&mask, &moves) in self.masks.iter().zip(counted) {
+            let id = if mask == 0 {
+                NO_SET
+            } else if mask == last_mask {
+                last_id
+            } else {
+                let next = masks_of_sets.len() as u16;
+                let id = *self.ids.entry(mask).or_insert(next);
+                if id == next {
+                    masks_of_sets.push(mask);
+                    set_counted.push(false);
+                }
+                (last_mask, last_id) = (mask, id);
+                id
+            };
+            if id != NO_SET && moves {
+                set_counted[id as usize] = true;
+            }
+            self.set_of.push(id);
+        }
+        let ends = g.ends(s);
+        let mut users = [0u32; MAX_NEIGHBOURS];
+        for (&mask, &moves) in masks_of_sets.iter().zip(&set_counted) {
+            self.first.push(self.ports.len() as u32);
+            for (i, e) in ends.clone().enumerate() {
+                if mask >> self.bit_of_end[i] & 1 == 1 {
+                    self.ports.push(g.port[e]);
+                }
+            }
+            for (b, u) in users.iter_mut().enumerate() {
+                *u += (mask >> b & 1) as u32 * u32::from(moves);
+            }
+        }
+        self.first.push(self.ports.len() as u32);
+        self.own.clear();
+        // Counter movers using each bit, other than the set itself.
+        self.own
+            .extend(masks_of_sets.iter().zip(&set_counted).map(|(&m, &moves)| {
+                (0..MAX_NEIGHBOURS).all(|b| m >> b & 1 == 0 || users[b] == u32::from(moves))
+            }));
+        self.next.clear();
+        self.next.resize(masks_of_sets.len(), 0);
+    }
+}
+
+/// Min-hop masks from whole distance rows: neighbour `v` is on a least-hop
+/// path from `s` to `x` when `dist(v, x) + 1 == dist(s, x)`. Rows are
+/// symmetric (`SwitchHops`), so each comparison runs along two contiguous
+/// rows.
+fn least_masks_by_rows(
+    dist: &super::hops::Distances,
+    s: usize,
+    neighbours: &[u32],
+    masks: &mut [u64],
+) {
+    let own = dist.row(s);
+    for (b, &v) in neighbours.iter().enumerate() {
+        let row = dist.row(v as usize);
+        for ((m, &d), &least) in masks.iter_mut().zip(row).zip(own) {
+            *m |= u64::from(d.wrapping_add(1) == least) << b;
+        }
+    }
+    for (m, &least) in masks.iter_mut().zip(own) {
+        if least == NO_PATH {
+            *m = 0;
+        }
+    }
+    masks[s] = 0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::hops::Distances;
+    use super::super::order::{self, NO_SWITCH};
+    use super::super::{NO_PATH, SwitchGraph, testfab};
+    use super::PortSets;
+    use crate::generate::faults::{FaultPlan, random_faults};
+    use crate::generate::pgft::{PgftSpec, pgft};
+    use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE};
+    use crate::route::{Engine, RouteOptions, minhop::MinHop};
+
+    /// OpenSM's rule written out plainly (algorithms.md §2.2), the oracle:
+    /// for every switch and target in order, scan the switch-facing ports
+    /// upwards, keep those one hop closer, take the strictly least counter.
+    fn scan_every_port(f: &Fabric, lids: &LidMap) -> Lfts {
+        let g = SwitchGraph::new(f);
+        let d = Distances::compute(f);
+        let targets = order::port_order(f, &g, None).targets;
+        let mut l = Lfts::new(g.num_switches(), lids.max_lid());
+        for s in 0..g.num_switches() {
+            let mut cnt = [0u32; 256];
+            for t in &targets {
+                let x = t.sw as usize;
+                let port = if t.sw == NO_SWITCH {
+                    NO_ROUTE
+                } else if x == s {
+                    t.port
+                } else {
+                    let least = d.get(s, x);
+                    let mut best: Option<u8> = None;
+                    for e in g.ends(s) {
+                        let via = d.get(g.nbr[e] as usize, x);
+                        let p = g.port[e];
+                        if least != NO_PATH
+                            && via != NO_PATH
+                            && via + 1 == least
+                            && best.is_none_or(|b| cnt[p as usize] < cnt[b as usize])
+                        {
+                            best = Some(p);
+                        }
+                    }
+                    best.unwrap_or(NO_ROUTE)
+                };
+                l.set(s, t.lid, port);
+                if port != NO_ROUTE && !t.is_switch {
+                    cnt[port as usize] += 1;
+                }
+            }
+        }
+        l
+    }
+
+    fn assert_minhop_is_the_scan(what: &str, f: &Fabric) {
+        let lids = LidMap::new(f).unwrap();
+        let r = MinHop.route(f, &lids, &RouteOptions::default()).unwrap();
+        assert!(r.lfts == scan_every_port(f, &lids), "{what}: tables differ");
+    }
+
+    /// Intact fat-tree: every up set is own (round-robin path).
+    #[test]
+    fn intact_pgft_matches_the_scan() {
+        let f = pgft(&PgftSpec::new(3, &[4, 4, 6], &[1, 4, 4], None)).unwrap();
+        let g = SwitchGraph::new(&f);
+        let d = Distances::compute(&f);
+        let mut sets = PortSets::default();
+        let tables = crate::route::minhop::MinHopTables { g: &g, dist: &d };
+        let mut counted = vec![false; g.num_switches()];
+        for t in order::port_order(&f, &g, None).targets {
+            counted[t.sw as usize] |= !t.is_switch;
+        }
+        assert!(sets.load(&g, &tables, 0, &counted));
+        assert!(sets.own.iter().any(|&o| o), "a leaf's up set is own");
+        assert_minhop_is_the_scan("intact", &f);
+    }
+
+    /// Cut cables make sets overlap (scan path) next to own ones; parallel
+    /// cables (w = 2 at the top) put two ports behind one neighbour bit.
+    #[test]
+    fn degraded_pgfts_match_the_scan() {
+        let f = pgft(&PgftSpec::new(3, &[4, 4, 6], &[1, 4, 4], Some(&[1, 1, 2]))).unwrap();
+        for (links, seed) in [(0, 1), (6, 1), (30, 2), (80, 3)] {
+            let plan = FaultPlan {
+                links,
+                switches: 0,
+                seed,
+            };
+            let cut = f
+                .apply_faults(&random_faults(&f, &plan).unwrap())
+                .unwrap()
+                .0;
+            assert_minhop_is_the_scan(&format!("{links} cut, seed {seed}"), &cut);
+        }
+        assert_minhop_is_the_scan("line", &testfab::line_with_island());
+        assert_minhop_is_the_scan("heur", &testfab::opensm_fixture("heur", "minhop"));
+    }
+}
