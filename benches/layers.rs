@@ -81,12 +81,18 @@ fn rlft_aggregation_route(reference: std::time::Duration) {
             vls,
             ..Default::default()
         };
-        common::best(3, || Dmodc::default().route(f, &lids, &opts).expect("routed"))
+        common::best(3, || {
+            Dmodc::default().route(f, &lids, &opts).expect("routed")
+        })
     };
     let a = route(&plain, 1);
     let b = route(&agg, 3);
     common::report("rlft27648 dmodc route", a, reference);
-    common::report("rlft27648 + aggregation nodes dmodc route (--vls 3)", b, reference);
+    common::report(
+        "rlft27648 + aggregation nodes dmodc route (--vls 3)",
+        b,
+        reference,
+    );
     eprintln!(
         "rlft27648: aggregation nodes cost {:.2} x the route without them",
         b.as_secs_f64() / a.as_secs_f64()
