@@ -8,11 +8,16 @@
 //!    Target: the whole compile under 1 s on 2 cores.
 //! 2. The 27,648-host RLFT routed by Dmodc: the VL-aware check of a one-VL
 //!    plan against today's check (target: at most 10 % more).
+//! 3. The same RLFT with an aggregation node on every switch (issue 13):
+//!    Dmodc's route with its escape lanes (`--vls 3`) against the route of
+//!    the RLFT without them (target: about 1.2 × and the 10 % more LIDs;
+//!    only the paths toward escape targets are layered one by one).
 //!
 //! `cargo bench --bench layers` (ROUTEC_BENCH_SMALL=1: figure 1 only).
 
 mod common;
 
+use routec::generate::features::{Features, apply};
 use routec::generate::pgft::{PgftSpec, pgft};
 use routec::model::{LidMap, VlPlan};
 use routec::route::layers::assign_layers;
@@ -62,6 +67,38 @@ fn rlft_check_overhead(reference: std::time::Duration) {
     );
 }
 
+fn rlft_aggregation_route(reference: std::time::Duration) {
+    let spec = PgftSpec::new(3, &[24, 24, 48], &[1, 24, 24], None);
+    let plain = pgft(&spec).expect("PGFT");
+    let feat = Features {
+        aggregation_nodes: true,
+        ..Features::default()
+    };
+    let agg = apply(&spec, &plain, &feat).expect("aggregation nodes");
+    let route = |f: &routec::model::Fabric, vls: u8| {
+        let lids = LidMap::new(f).expect("LIDs");
+        let opts = RouteOptions {
+            vls,
+            ..Default::default()
+        };
+        common::best(3, || {
+            Dmodc::default().route(f, &lids, &opts).expect("routed")
+        })
+    };
+    let a = route(&plain, 1);
+    let b = route(&agg, 3);
+    common::report("rlft27648 dmodc route", a, reference);
+    common::report(
+        "rlft27648 + aggregation nodes dmodc route (--vls 3)",
+        b,
+        reference,
+    );
+    eprintln!(
+        "rlft27648: aggregation nodes cost {:.2} x the route without them",
+        b.as_secs_f64() / a.as_secs_f64()
+    );
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
@@ -70,5 +107,6 @@ fn main() {
     layered_minhop(reference);
     if std::env::var_os("ROUTEC_BENCH_SMALL").is_none() {
         rlft_check_overhead(reference);
+        rlft_aggregation_route(reference);
     }
 }

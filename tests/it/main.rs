@@ -13,6 +13,7 @@ mod diff_plan;
 mod dmodc;
 mod dmodc_balance;
 mod dmodc_escape;
+mod dmodc_escape_layers;
 mod dmodc_escape_lengths;
 mod dmodc_lmc;
 mod dmodc_runs;

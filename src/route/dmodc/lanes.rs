@@ -8,9 +8,9 @@
 //! (`route::layers`, kept from moving the up–down paths) puts them on the
 //! fewest further VLs whose channel dependency graphs stay acyclic.
 
-use crate::model::{Fabric, Guid, Lfts, LidMap, Note, VlPlan};
+use crate::model::{Fabric, Guid, Lfts, Lid, LidMap, Note, VlPlan};
 use crate::route::RouteError;
-use crate::route::layers::assign_layers_keeping_base;
+use crate::route::layers::assign_layers_keeping_up_down;
 
 use super::costs::{Costs, INF};
 use super::dests::Dests;
@@ -34,6 +34,9 @@ pub struct EscapePairs {
     pub disconnected: usize,
     pub disconnected_leaf_pairs: usize,
     pub first_disconnected: Vec<(Guid, Guid)>,
+    /// The end-port LIDs of the targets some switch escapes toward,
+    /// ascending: the only destinations with paths that are not up–down.
+    pub suspects: Vec<Lid>,
 }
 
 impl EscapePairs {
@@ -62,6 +65,7 @@ impl EscapePairs {
                 }
             }
         }
+        p.suspects = escape_lids(r, dests, escape);
         p
     }
 
@@ -91,6 +95,22 @@ impl EscapePairs {
     }
 }
 
+/// The end-port LIDs of the targets with escape lengths, ascending. A
+/// switch with an up–down path to its target forwards only to neighbours
+/// with one, by Dmodc's hops (up*·down* over the ranks counted from the
+/// compute leaves, §4), so the paths toward every other LID agree with the
+/// up*/down* channel order, and the layering need not walk them.
+fn escape_lids(r: &Ranked, dests: &Dests, escape: &Escape) -> Vec<Lid> {
+    let mut lids: Vec<Lid> = (0..r.len())
+        .filter(|&t| escape.needed(t))
+        .flat_map(|t| dests.of(t))
+        .filter(|d| d.local_port != 0)
+        .flat_map(|d| (0..d.nlids).map(move |i| d.lid + i))
+        .collect();
+    lids.sort_unstable();
+    lids
+}
+
 fn shown(pairs: &[(Guid, Guid)]) -> String {
     let v: Vec<String> = pairs.iter().map(|(a, b)| format!("{a} -> {b}")).collect();
     v.join(", ")
@@ -110,7 +130,9 @@ pub fn place(
     // First fit opens layers only as paths need them, so the most VLs
     // allowed changes nothing below the number it needs: one run tells
     // both the plan and, when `vls` is too few, the number that would do.
-    let l = assign_layers_keeping_base(fabric, lids, lfts, 15);
+    // Only the paths toward escape targets can leave VL 0 or close a
+    // cycle with the up–down ones; the others are not walked one by one.
+    let l = assign_layers_keeping_up_down(fabric, lids, lfts, 15, &pairs.suspects);
     let what = format!(
         "dmodc: {} ordered pairs of switches with end ports ({} of them leaf pairs) have no \
          up-down path (first: {})",

@@ -15,6 +15,7 @@ use super::fas::{self, positions, topological};
 use super::order::Layer;
 use super::paths::{Block, PathWalk, Turn};
 use super::tree::{Memo, fresh_turns};
+use crate::model::Lid;
 
 /// What the destinations' paths bring to the base layer so far.
 struct Share {
@@ -71,7 +72,7 @@ pub(super) fn base_layer(
     graph: bool,
 ) -> (Layer, Vec<PathRef>) {
     let order = walk.first_order();
-    let share = pass(walk, order);
+    let share = pass(walk, order, &walk.destination_blocks());
     if share.pending.is_empty() {
         return (
             layer_of(walk, order, share.turns, share.load),
@@ -106,7 +107,7 @@ pub(super) fn base_layer(
     }
     let weighted: Vec<fas::Edge> = edges.iter().map(|&(u, v)| (u, v, 1)).collect();
     if let Some(dfs) = fas::better_than(order, &weighted) {
-        let other = pass(walk, &dfs);
+        let other = pass(walk, &dfs, &walk.destination_blocks());
         if other.pending.len() < share.pending.len() {
             return (layer_of(walk, &dfs, other.turns, other.load), other.pending);
         }
@@ -117,14 +118,49 @@ pub(super) fn base_layer(
     )
 }
 
+/// [`base_layer`] without its order search or graph (Dmodc with escape
+/// paths), for a routing whose paths toward every destination but
+/// `suspects` (ascending LIDs) go up then down over the leaf ranks, so
+/// agree with the up*/down* order: only the suspects' paths are walked
+/// (5 % of the LIDs of the 27,648-host RLFT with aggregation nodes), the
+/// others go on the base layer by their number alone. The one answer that
+/// needs every path — whether the whole routing closes a cycle, when every
+/// path goes on one layer — is settled by a cycle among the suspects'
+/// dependencies alone (a subgraph's cycle is the whole graph's);
+/// `None` when they close none (a routing that may need one VL only, or
+/// none of whose paths disagree), and the caller walks every path.
+pub(super) fn base_layer_of_suspects(
+    walk: &PathWalk,
+    suspects: &[Lid],
+) -> Option<(Layer, Vec<PathRef>)> {
+    let order = walk.first_order();
+    let blocks = walk.destination_blocks_of(suspects);
+    let share = pass(walk, order, &blocks);
+    if share.pending.is_empty() {
+        return None;
+    }
+    let mut all = share.turns;
+    all.extend(share.other.iter().filter(|t| !share.seen.contains(t.id)));
+    all.sort_unstable_by_key(|t| t.id);
+    let edges: Vec<(u32, u32)> = all.iter().map(|t| (t.from, t.to)).collect();
+    if topological(order.len(), &edges).is_some() {
+        return None;
+    }
+    let walked: usize = blocks.iter().map(Vec::len).sum();
+    let others = (walk.destinations().count() - walked) as u64;
+    let mut layer = walk.layer_in(order);
+    layer.load = share.load + others * walk.source_weight();
+    Some((layer, share.pending))
+}
+
 /// One parallel pass over the destinations, a block of LIDs per task: the
 /// paths that agree with `order`, their dependencies and load, and the
 /// others.
-fn pass(walk: &PathWalk, order: &[u32]) -> Share {
+fn pass(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Share {
     let pos = positions(order);
     let n = walk.turns();
     let agrees = |t: &Turn, rest: bool| rest && pos[t.from as usize] < pos[t.to as usize];
-    walk.destination_blocks()
+    blocks
         .par_iter()
         .fold(
             || (Share::new(n), Memo::default(), Vec::new(), Block::default()),

@@ -51,7 +51,7 @@ pub struct Layering {
 
 /// Assigns every path of `lfts` a layer, at most `max_vls` of them.
 pub fn assign_layers(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, max_vls: u8) -> Layering {
-    layering(fabric, lids, lfts, max_vls, false)
+    layering(fabric, lids, lfts, max_vls, false, None)
 }
 
 /// [`assign_layers`] for a routing whose up*/down* paths must stay on VL 0
@@ -64,13 +64,42 @@ pub fn assign_layers_keeping_base(
     lfts: &Lfts,
     max_vls: u8,
 ) -> Layering {
-    layering(fabric, lids, lfts, max_vls, true)
+    layering(fabric, lids, lfts, max_vls, true, None)
 }
 
-fn layering(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, max_vls: u8, keep: bool) -> Layering {
+/// [`assign_layers_keeping_base`] for a routing that names the only
+/// destinations whose paths may disagree with up*/down* (`suspects`,
+/// ascending): every path toward any other LID must go up then down over
+/// the ranks counted from the compute leaves (`model::rank::leaf_ranks`),
+/// like Dmodc's up–down routes; those are not walked one by one. The
+/// result is the one [`assign_layers_keeping_base`] gives; a routing that
+/// breaks the promise is caught by the verifier, which reads the tables.
+pub fn assign_layers_keeping_up_down(
+    fabric: &Fabric,
+    lids: &LidMap,
+    lfts: &Lfts,
+    max_vls: u8,
+    suspects: &[Lid],
+) -> Layering {
+    layering(fabric, lids, lfts, max_vls, true, Some(suspects))
+}
+
+fn layering(
+    fabric: &Fabric,
+    lids: &LidMap,
+    lfts: &Lfts,
+    max_vls: u8,
+    keep: bool,
+    suspects: Option<&[Lid]>,
+) -> Layering {
     let walk = PathWalk::new(fabric, lids, lfts);
     let max = max_vls.clamp(1, 15) as usize;
-    let (base, pending) = base::base_layer(&walk, !keep, !keep || max < 2);
+    // Without a graph of the base layer (first fit starts above it, no
+    // balancing follows) only the suspects' paths need walking.
+    let known = suspects
+        .filter(|_| keep && max >= 2)
+        .and_then(|s| base::base_layer_of_suspects(&walk, s));
+    let (base, pending) = known.unwrap_or_else(|| base::base_layer(&walk, !keep, !keep || max < 2));
     let mut p = Placement {
         layers: vec![base],
         sl: PathSl::zeros(lfts),

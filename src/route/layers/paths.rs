@@ -173,17 +173,28 @@ impl<'a> PathWalk<'a> {
 
     /// [`Self::destinations`] by LFT block.
     pub fn destination_blocks(&self) -> Vec<Vec<Lid>> {
-        let mut out: Vec<Vec<Lid>> = Vec::new();
-        let mut last = usize::MAX;
-        for lid in self.destinations() {
-            let b = lid as usize / LFT_BLOCK;
-            match out.last_mut() {
-                Some(v) if b == last => v.push(lid),
-                _ => out.push(vec![lid]),
-            }
-            last = b;
-        }
-        out
+        by_block(self.destinations())
+    }
+
+    /// The destinations among `lids` (ascending), by LFT block.
+    pub fn destination_blocks_of(&self, lids: &[Lid]) -> Vec<Vec<Lid>> {
+        by_block(lids.iter().copied().filter(|&l| self.is_destination(l)))
+    }
+
+    /// Whether some switch delivers `lid` to an end port (within the
+    /// tables): one of [`Self::destinations`].
+    pub fn is_destination(&self, lid: Lid) -> bool {
+        let l = lid as usize;
+        l >= 1 && l <= self.lfts.top() as usize && self.target.get(l).is_some_and(Option::is_some)
+    }
+
+    /// The end ports whose paths lead to a destination: the weights of
+    /// [`Self::sources`] summed, the same for every destination — every
+    /// end port cabled to a switch but the destination's own, which is
+    /// one of those of the switch that delivers it.
+    pub fn source_weight(&self) -> u64 {
+        let ports: u64 = self.hosts.iter().map(|&h| u64::from(h)).sum();
+        ports.saturating_sub(1)
     }
 
     /// Source switches toward `lid`, by index, with their end ports (an
@@ -310,4 +321,19 @@ fn up_down_order(fabric: &Fabric, base: &[u32], far_sw: &[u32]) -> Vec<u32> {
     }
     keyed.sort_unstable();
     keyed.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Ascending LIDs grouped by LFT block.
+fn by_block(lids: impl Iterator<Item = Lid>) -> Vec<Vec<Lid>> {
+    let mut out: Vec<Vec<Lid>> = Vec::new();
+    let mut last = usize::MAX;
+    for lid in lids {
+        let b = lid as usize / LFT_BLOCK;
+        match out.last_mut() {
+            Some(v) if b == last => v.push(lid),
+            _ => out.push(vec![lid]),
+        }
+        last = b;
+    }
+    out
 }
