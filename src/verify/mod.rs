@@ -11,8 +11,9 @@
 //!
 //! Destinations whose routes are all clean — the common case — take a
 //! fast path (`walk/fast.rs`: one byte of fate per switch, turns as
-//! in-port masks); any other destination, and every check with a VL plan,
-//! takes the exact pass, so findings come from one code path only. The CDG
+//! in-port masks per VL, with a VL plan too when its SL2VL tables ignore
+//! ports); any other destination takes the exact pass, so findings come
+//! from one code path only. The CDG
 //! is still built and searched even where the up/down check proves it
 //! acyclic: its size is part of every report, and building it from the
 //! turn sets is a few percent of the stage.
@@ -30,6 +31,8 @@ pub mod updown;
 mod walk;
 #[cfg(test)]
 mod walk_fast_tests;
+#[cfg(test)]
+mod walk_fast_vl_tests;
 
 use std::collections::BTreeMap;
 
@@ -253,8 +256,8 @@ fn verify_with(
             },
         )
         .reduce(|| walk::Acc::new(&cx), walk::Acc::merge);
-    if let Some(f) = &fast {
-        acc.flush_fast(&cx, f);
+    if fast.is_some() {
+        acc.flush_fast(&cx);
     }
     let graph = cdg::Cdg::build(&topo, &acc.turns.sorted());
     let (ncycles, cycles) = graph.cycles();

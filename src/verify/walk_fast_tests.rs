@@ -15,13 +15,13 @@ use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE};
 /// `n` switches in a ring (port 3 → next, 4 → previous), chords on port 5
 /// between switch `i` and `i + n/2` for even `i`, hosts on ports 1–2 of
 /// every switch but the last (a switch without end ports).
-fn ring(n: usize) -> Fabric {
+pub(super) fn ring(n: usize) -> Fabric {
     crate::verify::test_ring::ring(n, |i| i % 2 == 0 && i < n / 2, |i| i + 1 < n)
 }
 
 /// Shortest ring paths (next or previous switch, whichever is nearer),
 /// then `damage` of the entries replaced at random.
-fn tables(f: &Fabric, lids: &LidMap, damage: f64, rng: &mut ChaCha8Rng) -> Lfts {
+pub(super) fn tables(f: &Fabric, lids: &LidMap, damage: f64, rng: &mut ChaCha8Rng) -> Lfts {
     let n = f.num_switches();
     let mut t = Lfts::new(n, lids.max_lid());
     for (lid, o) in lids.iter() {

@@ -1,11 +1,22 @@
-//! The fast path of the per-destination pass, for the common case: one
-//! VL (no VL plan), switches of at most 64 ports, and a destination every
-//! source reaches without a loop, a dead end or an over-long route. It
-//! computes what [`Acc::destination`] computes for such a destination —
-//! hop histogram, pair counts, in-tree turns, up/down violations — with
-//! flat arrays and port bit masks instead of per-turn inserts; any
-//! destination it cannot prove clean is handed back (`false`) to the exact
-//! pass, so findings are those of that pass, byte for byte.
+//! The fast path of the per-destination pass, for the common case:
+//! switches of at most 64 ports, SL2VL tables that ignore ports (one VL
+//! per SL: no plan, or layering's and OpenSM's QoS shape), and a
+//! destination every source reaches without a loop, a dead end, an
+//! over-long route or a hop on a lane its switch lacks. It computes what
+//! [`Acc::destination`] computes for such a destination — hop histogram,
+//! pair counts, in-tree turns per VL, up/down violations — with flat arrays
+//! and port bit masks instead of per-turn inserts; any destination it
+//! cannot prove clean is handed back (`false`) to the exact pass, so
+//! findings are those of that pass, byte for byte.
+//!
+//! With a VL plan the SL is fixed per (source switch, LID) path and each
+//! SL is one VL everywhere, so a switch's turns toward the destination are
+//! on the VLs of the SLs of the sources upstream of it: when all sources
+//! share one SL (the usual case) the whole in-tree is on its VL; otherwise
+//! each switch gets the bit set of SLs passing it, pushed down the tree
+//! from the sources. Lanes need no per-hop check: an SL whose VL is
+//! within every switch's operational VLs (and not 15) is fine at every
+//! hop, and a destination using any other SL takes the exact pass.
 //!
 //! Why it is faster: a switch's turns toward one destination all leave by
 //! the same out port, so they are one mask of in ports, OR-ed into a
@@ -38,19 +49,22 @@ pub(crate) struct FastTables {
     /// Source weight of each switch toward a CA LID (its end ports, plus
     /// the switch itself with `all_paths`), before the destination's own.
     weight: Vec<u32>,
-    /// The VL every hop is on (the SL2VL map of SL 0).
-    vl: u8,
+    /// The VL of each SL at every hop (one map for all ports).
+    vl_of_sl: [u8; 16],
+    /// SLs whose VL is 15 (drop) or beyond some switch's operational VLs:
+    /// destinations with paths on them take the exact pass (V021/V022).
+    bad_sls: u16,
     hop_limit: u8,
 }
 
 impl FastTables {
-    /// The tables, or `None` where the fast path does not apply: with a
-    /// VL plan (path SLs, lanes to check), real per-port SL2VL tables,
-    /// switches of more than 64 ports, or tables of another switch count.
+    /// The tables, or `None` where the fast path does not apply: real
+    /// per-port SL2VL tables, switches of more than 64 ports, or tables
+    /// of another switch count.
     pub fn new(cx: &WalkCtx) -> Option<Self> {
         let topo = cx.topo;
         let n = topo.num_switches();
-        if cx.path_sl.is_some() || cx.op_vls.is_some() || cx.lfts.num_switches() != n {
+        if cx.lfts.num_switches() != n {
             return None;
         }
         let map = cx.port_map?;
@@ -82,11 +96,23 @@ impl FastTables {
         let ports = (0..n)
             .map(|s| (topo.base[s], topo.num_ports(s) as u32))
             .collect();
+        let vl_of_sl = map.map(|v| v & 15);
+        // check_lane's rule, against the fewest operational VLs of any switch
+        let min_op = cx
+            .op_vls
+            .map(|o| o.iter().copied().min().unwrap_or(u8::MAX));
+        let bad_sls = (0..16)
+            .filter(|&sl| {
+                let v = vl_of_sl[sl];
+                min_op.is_some_and(|m| v >= m || v == crate::model::vl::VL_DROP)
+            })
+            .fold(0u16, |m, sl| m | 1 << sl);
         Some(FastTables {
             hop,
             ports,
             weight,
-            vl: map[0] & 15,
+            vl_of_sl,
+            bad_sls,
             hop_limit: cx.hop_limit.min(MAX_DEPTH) as u8,
         })
     }
@@ -108,8 +134,15 @@ pub(crate) struct FastScratch {
     /// (hops, source weight) of the destination's sources, committed once
     /// the destination is proven clean.
     delivered: Vec<(u8, u64)>,
-    /// Per flat switch port `o`: the in ports with a turn into `o`.
-    pub turns: Vec<u64>,
+    /// With several SLs toward one destination: the forwarding sources
+    /// and their SLs, and per switch the SLs of the paths that cross it.
+    seeds: Vec<(u32, u16)>,
+    slm: Vec<u16>,
+    /// Switch ports in all (`topo.link.len()`): the length of a turn mask.
+    flat_ports: usize,
+    /// Per VL in use, per flat switch port `o`: the in ports with a turn
+    /// into `o` on that VL.
+    pub turns: Vec<(u8, Vec<u64>)>,
 }
 
 impl FastScratch {
@@ -123,20 +156,34 @@ impl FastScratch {
             downin: vec![0; n],
             stack: Vec::new(),
             delivered: Vec::new(),
-            turns: vec![0; topo.link.len()],
+            seeds: Vec::new(),
+            slm: vec![0; n],
+            flat_ports: topo.link.len(),
+            turns: Vec::new(),
+        }
+    }
+
+    /// Where the turn masks of VL `vl` are in `turns`, made on first use.
+    fn turns_on(&mut self, vl: u8) -> usize {
+        match self.turns.iter().position(|(v, _)| *v == vl) {
+            Some(i) => i,
+            None => {
+                self.turns.push((vl, vec![0; self.flat_ports]));
+                self.turns.len() - 1
+            }
         }
     }
 
     pub fn merge(&mut self, o: FastScratch) {
-        if self.turns.is_empty() {
-            self.turns = o.turns;
-            return;
-        }
-        if self.turns.len() < o.turns.len() {
-            self.turns.resize(o.turns.len(), 0);
-        }
-        for (a, b) in self.turns.iter_mut().zip(&o.turns) {
-            *a |= b;
+        for (vl, t) in o.turns {
+            let i = self.turns_on(vl);
+            let mine = &mut self.turns[i].1;
+            if mine.len() < t.len() {
+                mine.resize(t.len(), 0);
+            }
+            for (a, b) in mine.iter_mut().zip(&t) {
+                *a |= b;
+            }
         }
     }
 }
@@ -220,6 +267,9 @@ impl Acc {
         f.depth[t] = 0;
         f.next[t] = NONE;
         f.delivered.clear();
+        f.seeds.clear();
+        // SLs of all sources, and of those that forward (not at `t`)
+        let (mut all_sls, mut fwd_sls) = (0u16, 0u16);
         for &s in sources {
             let w = if tgt.is_end {
                 u64::from(ft.weight[s as usize] - u32::from(s as usize == t))
@@ -235,9 +285,29 @@ impl Acc {
                 return false;
             }
             f.delivered.push((f.depth[s as usize], w));
+            if cx.path_sl.is_some() {
+                let x = super::path_sls(cx, &self.slblk, n, s, lid);
+                all_sls |= x;
+                if s as usize != t {
+                    fwd_sls |= x;
+                    f.seeds.push((s, x));
+                }
+            }
         }
-        if tgt.is_end || cx.all_paths {
-            self.fast_turns(cx, lid);
+        let turns = tgt.is_end || cx.all_paths;
+        if turns && all_sls & ft.bad_sls != 0 {
+            // a lane problem somewhere: the exact pass finds and reports it
+            f.inmask.fill(0);
+            f.downin.fill(0);
+            return false;
+        }
+        if turns && fwd_sls.count_ones() > 1 {
+            self.fast_turns(cx, lid, None);
+            self.fast_sl_turns(ft, t);
+        } else if turns {
+            // one SL (SL 0 without a plan): the whole in-tree on its VL
+            let sl = fwd_sls.trailing_zeros() as usize & 15;
+            self.fast_turns(cx, lid, Some(ft.vl_of_sl[sl]));
         } else {
             // switch-LID routes stay out of the CDG (ibdmchk without -a)
             self.fast.inmask.fill(0);
@@ -259,12 +329,14 @@ impl Acc {
     }
 
     /// The turns of the (clean) in-tree toward `lid` (their in ports
-    /// gathered by [`FastScratch::walk`]), and its up/down violations.
+    /// gathered by [`FastScratch::walk`]) on VL `vl` (`None`: left to
+    /// [`Acc::fast_sl_turns`]), and its up/down violations.
     #[inline(never)]
-    fn fast_turns(&mut self, cx: &WalkCtx, lid: Lid) {
+    fn fast_turns(&mut self, cx: &WalkCtx, lid: Lid, vl: Option<u8>) {
         let f = &mut self.fast;
         let n = f.depth.len();
         let ranks = cx.ranks.is_some();
+        let vi = vl.map(|v| f.turns_on(v));
         for s in 0..n {
             let im = f.inmask[s];
             if im == 0 {
@@ -272,7 +344,9 @@ impl Acc {
             }
             f.inmask[s] = 0;
             let o = f.out[s];
-            f.turns[cx.topo.base[s] as usize + usize::from(o)] |= im;
+            if let Some(i) = vi {
+                f.turns[i].1[cx.topo.base[s] as usize + usize::from(o)] |= im;
+            }
             let mut down = std::mem::take(&mut f.downin[s]);
             if !ranks || f.next[s] & UP == 0 {
                 continue;
@@ -286,23 +360,63 @@ impl Acc {
         }
     }
 
-    /// Moves the fast path's turn masks into the turn sets (on the VL all
-    /// hops are on), once all destinations are done.
-    pub fn flush_fast(&mut self, cx: &WalkCtx, ft: &FastTables) {
-        let topo = cx.topo;
-        let turns = std::mem::take(&mut self.fast.turns);
-        if turns.is_empty() {
-            return;
+    /// The turns toward the destination at target switch `t` when its
+    /// sources use several SLs: each switch's SLs are those of the sources
+    /// upstream (pushed down the in-tree from `seeds`, stopping where a
+    /// switch already has them all), and its turn is on each one's VL —
+    /// what the exact pass's per-SL marking (`turns.rs`) finds.
+    #[inline(never)]
+    fn fast_sl_turns(&mut self, ft: &FastTables, t: usize) {
+        let f = &mut self.fast;
+        for &(s, x) in &f.seeds {
+            let mut cur = s as usize;
+            while f.slm[cur] & x != x {
+                f.slm[cur] |= x;
+                if cur == t {
+                    break;
+                }
+                cur = (f.next[cur] >> 9) as usize;
+            }
         }
-        for s in 0..topo.num_switches() {
-            let b = topo.base[s] as usize;
-            for o in 0..topo.num_ports(s) {
-                let mut m = turns[b + o];
-                while m != 0 {
-                    let q = m.trailing_zeros() as u8;
-                    m &= m - 1;
-                    self.turns
-                        .insert((ft.vl, ft.vl), topo.turn_bit(s, q, o as u8));
+        for m in 0..f.slm.len() {
+            let mut sls = std::mem::take(&mut f.slm[m]);
+            if sls == 0 || m == t {
+                continue;
+            }
+            let h = f.next[m];
+            let to = (h >> 9) as usize;
+            if to == t {
+                continue;
+            }
+            let at = ft.ports[to].0 as usize + usize::from(f.out[to]);
+            let bit = 1u64 << (h & 0xFF);
+            let mut vls = 0u16;
+            while sls != 0 {
+                vls |= 1 << ft.vl_of_sl[sls.trailing_zeros() as usize];
+                sls &= sls - 1;
+            }
+            while vls != 0 {
+                let i = f.turns_on(vls.trailing_zeros() as u8);
+                vls &= vls - 1;
+                f.turns[i].1[at] |= bit;
+            }
+        }
+    }
+
+    /// Moves the fast path's turn masks into the turn sets (per VL, on
+    /// the VL they come in on), once all destinations are done.
+    pub fn flush_fast(&mut self, cx: &WalkCtx) {
+        let topo = cx.topo;
+        for (vl, turns) in std::mem::take(&mut self.fast.turns) {
+            for s in 0..topo.num_switches() {
+                let b = topo.base[s] as usize;
+                for o in 0..topo.num_ports(s) {
+                    let mut m = turns[b + o];
+                    while m != 0 {
+                        let q = m.trailing_zeros() as u8;
+                        m &= m - 1;
+                        self.turns.insert((vl, vl), topo.turn_bit(s, q, o as u8));
+                    }
                 }
             }
         }

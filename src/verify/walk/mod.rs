@@ -102,6 +102,17 @@ pub(crate) struct Acc {
     fast: fast::FastScratch,
 }
 
+/// [`Acc::sls`] on the transposed block `slblk` of `n` switches (a free
+/// function so that the fast path can read it while it holds its scratch).
+#[inline]
+fn path_sls(cx: &WalkCtx, slblk: &[u8], n: usize, s: u32, lid: Lid) -> u16 {
+    match cx.path_sl {
+        Some(p) if p.has_more() => p.sls(s as usize, lid),
+        Some(_) => 1 << slblk[(lid as usize % LFT_BLOCK) * n + s as usize],
+        None => 1,
+    }
+}
+
 impl Acc {
     pub fn new(cx: &WalkCtx) -> Self {
         let s = cx.topo.num_switches();
@@ -172,6 +183,11 @@ impl Acc {
         transpose::load_block(cx.lfts, b, n, &mut self.blk);
         if let Some(psl) = cx.path_sl {
             self.slblk.resize(n * LFT_BLOCK, 0);
+            let at = b * LFT_BLOCK..(b + 1) * LFT_BLOCK;
+            if n > 0 && psl.row(0).len() >= at.end {
+                transpose::load_rows(|s| &psl.row(s)[at.clone()], n, &mut self.slblk);
+                return;
+            }
             for s in 0..n {
                 let row = psl.row(s);
                 for j in 0..LFT_BLOCK {
@@ -184,11 +200,7 @@ impl Acc {
     /// Every SL of the paths from switch `s` toward `lid` (in the loaded
     /// block), as a bit set: `PathSl::sls` read from the transposed block.
     fn sls(&self, cx: &WalkCtx, s: u32, lid: Lid) -> u16 {
-        match cx.path_sl {
-            Some(p) if p.has_more() => p.sls(s as usize, lid),
-            Some(_) => 1 << self.slblk[(lid as usize % LFT_BLOCK) * self.st.len() + s as usize],
-            None => 1,
-        }
+        path_sls(cx, &self.slblk, self.st.len(), s, lid)
     }
 
     /// The entry of switch `s` for `lid`, from the loaded block.

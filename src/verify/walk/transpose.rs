@@ -10,9 +10,15 @@ use crate::model::{LFT_BLOCK, Lfts};
 /// Writes block `b` of switches `0..n` into `out`, LID-major:
 /// `out[j * n + s]` = entry of switch `s` for LID `64 b + j`.
 pub(crate) fn load_block(lfts: &Lfts, b: usize, n: usize, out: &mut [u8]) {
+    load_rows(|s| lfts.block(s, b), n, out);
+}
+
+/// [`load_block`] for any switch-major table: `row(s)` is the 64 bytes of
+/// switch `s` (the path SLs of a VL plan use it too).
+pub(crate) fn load_rows<'a>(row: impl Fn(usize) -> &'a [u8], n: usize, out: &mut [u8]) {
     let full = n - n % 8;
     for s0 in (0..full).step_by(8) {
-        let rows: [&[u8]; 8] = std::array::from_fn(|i| lfts.block(s0 + i, b));
+        let rows: [&[u8]; 8] = std::array::from_fn(|i| row(s0 + i));
         for j0 in (0..LFT_BLOCK).step_by(8) {
             let mut x: [u64; 8] = std::array::from_fn(|i| word(&rows[i][j0..j0 + 8]));
             transpose8(&mut x);
@@ -23,7 +29,7 @@ pub(crate) fn load_block(lfts: &Lfts, b: usize, n: usize, out: &mut [u8]) {
         }
     }
     for s in full..n {
-        for (j, &p) in lfts.block(s, b).iter().enumerate() {
+        for (j, &p) in row(s)[..LFT_BLOCK].iter().enumerate() {
             out[j * n + s] = p;
         }
     }
