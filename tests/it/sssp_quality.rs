@@ -167,8 +167,5 @@ fn opensm_sssp_lmc2_reproduces_its_pinned_figures() {
     let Some(dump) = opensm_dump(&dir, &topo, &engine, "routec-sssp-quality-lmc2") else {
         return;
     };
-    assert_eq!(
-        score(&dir, "osm/ibnetdiscover.txt", dump, None),
-        row.opensm
-    );
+    assert_eq!(score(&dir, "osm/ibnetdiscover.txt", dump, None), row.opensm);
 }
