@@ -4,9 +4,10 @@
 //! (seed 1), scored by the same `routec report` for both tables.
 //!
 //! OpenSM's figures are pinned in `fixtures/sssp-quality/opensm-sssp.txt`
-//! (OpenSM 3.3.23 `sssp -Q` over ibsim, command in its header); routec's
-//! are computed here. The peer-gated test re-runs OpenSM on the 4×4×4
-//! torus and checks its pin.
+//! (OpenSM 3.3.23 `sssp -Q` over ibsim, command in its header) and, for
+//! LMC 2 (`sssp -Q -l 2` against routec's `sssp --lmc 2`, permutations over
+//! the base LIDs), `opensm-sssp-lmc2.txt`; routec's are computed here. The
+//! peer-gated tests re-run OpenSM on the 4×4×4 torus and check its pins.
 
 use std::path::Path;
 
@@ -14,6 +15,7 @@ use crate::common::routec;
 use crate::pinned::{Load, fixture_rows, generate, load_on, opensm_dump, scratch};
 
 const FIXTURE: &str = "fixtures/sssp-quality/opensm-sssp.txt";
+const FIXTURE_LMC2: &str = "fixtures/sssp-quality/opensm-sssp-lmc2.txt";
 
 /// One fabric's figures.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,8 +34,8 @@ struct Row {
     all: bool,
 }
 
-fn rows() -> Vec<Row> {
-    let rows: Vec<Row> = fixture_rows(FIXTURE, 8)
+fn rows(fixture: &str) -> Vec<Row> {
+    let rows: Vec<Row> = fixture_rows(fixture, 8)
         .into_iter()
         .map(|f| Row {
             opensm: Figures {
@@ -50,7 +52,7 @@ fn rows() -> Vec<Row> {
             args: f[1].clone(),
         })
         .collect();
-    assert_eq!(rows.len(), 4, "{FIXTURE}: the four issue-14 fabrics");
+    assert_eq!(rows.len(), 4, "{fixture}: the four issue-14 fabrics");
     rows
 }
 
@@ -58,10 +60,14 @@ fn tmp(name: &str) -> std::path::PathBuf {
     scratch("sssp_quality", name)
 }
 
-/// Scores tables as the fixture's header does.
-fn score(dir: &Path, topo: &str, lfts: &str) -> Figures {
+/// Scores tables as the fixture's header does (`lmc`: `report --lmc`, for
+/// routec's `compile --lmc` tables).
+fn score(dir: &Path, topo: &str, lfts: &str, lmc: Option<&str>) -> Figures {
     let report = |extra: &[&str]| {
         let mut a = vec!["report", topo, "--lfts", lfts, "--seed", "1"];
+        if let Some(l) = lmc {
+            a.extend(["--lmc", l]);
+        }
         a.extend(extra);
         let (code, out) = routec(&a, dir);
         assert_eq!(code, 0, "{out}");
@@ -76,10 +82,11 @@ fn score(dir: &Path, topo: &str, lfts: &str) -> Figures {
     }
 }
 
-/// routec sssp's figures on the row's fabric (tori and dragonflies have
-/// credit loops without `--vls`: written anyway, the loads are what count).
-fn routec_sssp(row: &Row) -> Figures {
-    let dir = tmp(&row.name);
+/// routec sssp's figures on the row's fabric with `--lmc lmc` (tori and
+/// dragonflies have credit loops without `--vls`: written anyway, the loads
+/// are what count).
+fn routec_sssp(row: &Row, lmc: &str) -> Figures {
+    let dir = tmp(&format!("{}-lmc{lmc}", row.name));
     let topo = generate(&dir, &row.args);
     let (code, out) = routec(
         &[
@@ -87,6 +94,8 @@ fn routec_sssp(row: &Row) -> Figures {
             "-q",
             "--engine",
             "sssp",
+            "--lmc",
+            lmc,
             "--allow-invalid",
             &topo,
             "-o",
@@ -95,13 +104,23 @@ fn routec_sssp(row: &Row) -> Figures {
         &dir,
     );
     assert!(dir.join("s/routes.lft").exists(), "exit {code}: {out}");
-    score(&dir, &topo, "s")
+    score(&dir, &topo, "s", Some(lmc))
 }
 
 #[test]
 fn sssp_is_never_worse_than_opensm_sssp_on_the_issue_fabrics() {
-    for row in rows() {
-        let ours = routec_sssp(&row);
+    never_worse(FIXTURE, "0");
+}
+
+/// With LMC 2 on both sides (OpenSM `-l 2`), over the base LIDs.
+#[test]
+fn sssp_lmc2_is_never_worse_than_opensm_sssp_lmc2() {
+    never_worse(FIXTURE_LMC2, "2");
+}
+
+fn never_worse(fixture: &str, lmc: &str) {
+    for row in rows(fixture) {
+        let ours = routec_sssp(&row, lmc);
         let theirs = row.opensm;
         let name = &row.name;
         assert!(
@@ -126,12 +145,27 @@ fn sssp_is_never_worse_than_opensm_sssp_on_the_issue_fabrics() {
 
 #[test]
 fn opensm_sssp_reproduces_its_pinned_figures() {
-    let rows = rows();
+    let rows = rows(FIXTURE);
     let row = rows.iter().find(|r| r.name == "torus444").expect("row");
     let dir = tmp("osm");
     let topo = generate(&dir, &row.args);
     let Some(dump) = opensm_dump(&dir, &topo, &["sssp", "-Q"], "routec-sssp-quality") else {
         return;
     };
-    assert_eq!(score(&dir, &topo, dump), row.opensm);
+    assert_eq!(score(&dir, &topo, dump, None), row.opensm);
+}
+
+/// The LMC 2 pin, scored against the fabric as OpenSM discovered it (its
+/// LIDs, LMC 2).
+#[test]
+fn opensm_sssp_lmc2_reproduces_its_pinned_figures() {
+    let rows = rows(FIXTURE_LMC2);
+    let row = rows.iter().find(|r| r.name == "torus444").expect("row");
+    let dir = tmp("osm-lmc2");
+    let topo = generate(&dir, &row.args);
+    let engine = ["sssp", "-Q", "-l", "2"];
+    let Some(dump) = opensm_dump(&dir, &topo, &engine, "routec-sssp-quality-lmc2") else {
+        return;
+    };
+    assert_eq!(score(&dir, "osm/ibnetdiscover.txt", dump, None), row.opensm);
 }

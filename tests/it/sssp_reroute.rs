@@ -30,7 +30,7 @@ fn loads_after_a_round_are_the_tables_loads() {
     let n = f.num_switches();
     let ranks: Vec<u32> = (0..n as u32).collect();
     let gr = Graph::new(&sg, &ranks, dests::hosts_per_switch(&f, &d));
-    let mut w = Weights::new(sg.num_port_ends());
+    let mut w = Weights::with_planes(sg.num_port_ends(), 2);
     let mut tree = Tree::new(n);
     let mut lfts = Lfts::new(n, lids.max_lid());
     let mut cols = lmc::Columns::new(n);
@@ -58,7 +58,7 @@ fn loads_after_a_round_are_the_tables_loads() {
             for e in sg.ends(s) {
                 let want = walked.get(&(s, sg.port[e])).copied().unwrap_or(0);
                 assert_eq!(
-                    w.load(e),
+                    w.total(e),
                     want,
                     "round {round}: switch {s} port {}",
                     sg.port[e]

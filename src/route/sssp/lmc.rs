@@ -10,6 +10,10 @@
 //! the trees part wherever shortest paths allow it. The offsets of one
 //! port are routed one after the other, as OpenSM's sssp routes each LID of
 //! a port in turn, so the penalties of one port are all the state needed.
+//! Loads are kept per offset (plane k of [`Weights`]): offset k's tree
+//! avoids the offset-k routes of other ports, so each offset is balanced
+//! as an LMC-0 routing would be, and the base LIDs — what traffic that
+//! ignores LMC uses — get exactly the LMC-0 balance.
 
 use super::dests::Dest;
 use super::tree::{Graph, NONE, Tree};
@@ -26,17 +30,19 @@ pub fn route_port(
     (lfts, cols): (&mut Lfts, &mut Columns),
     d: &Dest,
 ) {
-    w.clear_penalties();
+    let mut used: Vec<usize> = Vec::new();
     for k in 0..d.count {
+        w.select(usize::from(k));
+        used.iter().for_each(|&e| w.add_penalty(e));
         tree.grow(gr, w, d.sw);
         cols.write(lfts, gr, tree, d, d.lid + k);
         tree.count_sources(gr, Some(w));
+        w.clear_penalties();
         if k + 1 < d.count {
-            let used: Vec<usize> = tree.used_links().collect();
-            used.into_iter().for_each(|e| w.add_penalty(e));
+            used.extend(tree.used_links());
         }
     }
-    w.clear_penalties();
+    w.select(0);
 }
 
 /// LFT columns staged one 64-LID block at a time: a column has one byte per
