@@ -102,7 +102,16 @@ fn compile(dir: &Path, topo: &str, variant: &str) -> String {
 /// `routec report --pattern random --samples 1000 --seed SEED`.
 fn random_1000(dir: &Path, topo: &str, lfts: &str, seed: &str) -> Load {
     let args = [
-        "report", topo, "--lfts", lfts, "--pattern", "random", "--samples", "1000", "--seed", seed,
+        "report",
+        topo,
+        "--lfts",
+        lfts,
+        "--pattern",
+        "random",
+        "--samples",
+        "1000",
+        "--seed",
+        seed,
     ];
     let (code, out) = routec(&args, dir);
     assert_eq!(code, 0, "{out}");
@@ -122,7 +131,11 @@ fn where_100_permutations_miss_1000_show_dmodcs_mean_at_most_minhops() {
     assert!(pins.len() >= 6);
     for pin in &pins {
         let row = rows.iter().find(|r| r.name == pin[0]).expect("row");
-        assert!(row.bar != Bar::All, "{} needs no 1,000-permutation pin", row.name);
+        assert!(
+            row.bar != Bar::All,
+            "{} needs no 1,000-permutation pin",
+            row.name
+        );
         let dir = tmp(&format!("k{}_{}", pin[0], pin[1]));
         let topo = generate(&dir, &row.args);
         let spread = compile(&dir, &topo, "spread");

@@ -41,7 +41,9 @@ fn faulted() -> Fabric {
         guid: f.node(leaf3).guid,
         port,
     };
-    f.apply_faults(&[Fault::Link { end, other: None }]).unwrap().0
+    f.apply_faults(&[Fault::Link { end, other: None }])
+        .unwrap()
+        .0
 }
 
 /// One line per leaf (GUID order): for hosts d = 0..15 (leaf GUID, leaf

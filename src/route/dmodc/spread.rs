@@ -105,7 +105,8 @@ impl Nominal {
         };
         for (s, set) in sets.into_iter().enumerate() {
             let up = r.groups(s).iter().filter(|g| g.dir == Dir::Up);
-            nom.differs.push(!up.map(|g| g.peer).eq(set.iter().copied()));
+            nom.differs
+                .push(!up.map(|g| g.peer).eq(set.iter().copied()));
             nom.start.push(nom.peers.len() as u32);
             nom.peers.extend(set);
         }
@@ -178,9 +179,8 @@ pub(super) fn route(
     let Some(nominal) = ctx.nominal.as_ref().map(|n| n.of(s)) else {
         return false;
     };
-    let degraded_up = !cand.is_empty()
-        && cand.len() < nominal.len()
-        && groups[cand[0] as usize].dir == Dir::Up;
+    let degraded_up =
+        !cand.is_empty() && cand.len() < nominal.len() && groups[cand[0] as usize].dir == Dir::Up;
     let leaf = t < ctx.r.num_leaves;
     if ctx.variant != Variant::Spread || !degraded_up || !leaf || ctx.runs.is_none() {
         return false;
@@ -203,7 +203,8 @@ pub(super) fn route(
         b.ports.clear();
         for &gi in cand {
             b.slot[gi as usize] = b.ports.len() as u32;
-            b.ports.extend_from_slice(ctx.r.group_ports(&groups[gi as usize]));
+            b.ports
+                .extend_from_slice(ctx.r.group_ports(&groups[gi as usize]));
         }
         b.count.clear();
         b.count.resize(b.ports.len(), 0);
