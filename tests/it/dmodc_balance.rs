@@ -73,10 +73,10 @@ fn score(dir: &Path, topo: &str, lfts: &str, pattern: &str) -> Load {
 fn dmodc(row: &Row) -> (Load, Load) {
     let dir = tmp(&row.name);
     let topo = generate(&dir, &row.args);
-    compile(&dir, &topo, "spread");
+    let d = compile(&dir, &topo, "spread");
     (
-        score(&dir, &topo, "d", "shift"),
-        score(&dir, &topo, "d", "random"),
+        score(&dir, &topo, &d, "shift"),
+        score(&dir, &topo, &d, "random"),
     )
 }
 
