@@ -40,6 +40,8 @@ pub struct RouteOptions {
     /// the fewest operational VLs); 0 counts as 1. Engines that need more
     /// than one VL (Dmodc with escape paths) lay out their own SLs.
     pub vls: u8,
+    /// Dmodc's port choice on degraded candidate sets (`--dmodc-variant`).
+    pub dmodc_variant: dmodc::spread::Variant,
 }
 
 /// A fabric the engine cannot route (exit code 2 with the message).

@@ -17,6 +17,7 @@ mod dmodc_escape_layers;
 mod dmodc_escape_lengths;
 mod dmodc_lmc;
 mod dmodc_runs;
+mod dmodc_spread;
 mod faults;
 mod generators;
 mod guid_files;

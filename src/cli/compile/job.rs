@@ -103,6 +103,7 @@ impl Job {
                 None => None,
             },
             vls: 1,
+            dmodc_variant: args.dmodc_variant.into(),
         };
         let mut emit: Vec<Emit> = Vec::new();
         for &e in &args.emit {

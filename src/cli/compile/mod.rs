@@ -21,6 +21,22 @@ use crate::verify::mcast::McastCheck;
 use crate::verify::{Verdict, VerifyOptions, verify_tables};
 use job::{Emit, Job, RootsSource};
 
+/// `--dmodc-variant` values ([`route::dmodc::spread::Variant`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DmodcVariant {
+    Paper,
+    Spread,
+}
+
+impl From<DmodcVariant> for route::dmodc::spread::Variant {
+    fn from(v: DmodcVariant) -> Self {
+        match v {
+            DmodcVariant::Paper => Self::Paper,
+            DmodcVariant::Spread => Self::Spread,
+        }
+    }
+}
+
 /// Arguments of `routec compile`.
 #[derive(Args, Debug)]
 pub struct CompileArgs {
@@ -36,6 +52,13 @@ pub struct CompileArgs {
     /// Destination order: a GUID file of end-port GUIDs.
     #[arg(long, value_name = "FILE")]
     pub node_order: Option<PathBuf>,
+    /// Dmodc's port choice where faults leave a switch fewer candidate
+    /// groups toward a target than up groups: `spread` keeps Dmodk's group
+    /// where it is still a candidate and spreads only the displaced
+    /// destinations; `paper` deals them all anew by formulas (3)–(4)
+    /// (`formats/dmodc.md` §5.1).
+    #[arg(long, value_enum, default_value = "spread", value_name = "VARIANT")]
+    pub dmodc_variant: DmodcVariant,
     /// Outputs to write, comma-separated.
     #[arg(
         long,

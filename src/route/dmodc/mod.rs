@@ -17,6 +17,7 @@ pub mod lmc;
 mod route_escape;
 pub mod routes;
 pub mod runs;
+pub mod spread;
 
 use rayon::prelude::*;
 
@@ -54,7 +55,11 @@ impl Engine for Dmodc {
         let escape = escape::compute(&ranked, &costs);
         let pairs = lanes::EscapePairs::find(&ranked, &costs, &dests, &escape);
         pairs.check_connected()?;
-        let ctx = RouteCtx::new(&ranked, &costs, &dests, &escape);
+        let mut ctx = RouteCtx::new(&ranked, &costs, &dests, &escape);
+        ctx.variant = opts.dmodc_variant;
+        if ctx.variant == spread::Variant::Spread {
+            ctx.nominal = Some(spread::Nominal::build(&ranked, &costs));
+        }
         // Every row is filled (from NO_ROUTE up) by its own task.
         let mut lfts = Lfts::zeroed(fabric.num_switches(), lids.max_lid());
         let (alt_rows, fallback, holes) =

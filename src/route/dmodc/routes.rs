@@ -94,6 +94,9 @@ pub struct RouteCtx<'a> {
     pub small: Vec<FastDiv>,
     /// The destinations as runs (`None` with LMC > 0).
     pub runs: Option<Runs>,
+    /// The port choice of degraded up-mode targets ([`super::spread`]).
+    pub variant: super::spread::Variant,
+    pub nominal: Option<super::spread::Nominal>,
 }
 
 impl<'a> RouteCtx<'a> {
@@ -106,6 +109,8 @@ impl<'a> RouteCtx<'a> {
             escape,
             small,
             runs: Runs::build(dests, r.len()),
+            variant: Default::default(),
+            nominal: None,
         }
     }
 
@@ -208,6 +213,7 @@ impl<'a> RouteCtx<'a> {
         sc.up_ready = false;
         sc.skipped.clear();
         let fast = self.runs.as_ref().filter(|_| alt.is_none());
+        let fast = fast.filter(|_| !self.nominal.as_ref().is_some_and(|n| n.differs[s]));
         self.count_candidates(s, sc);
         sc.pi_val = self.costs.divider[s].min(1 << 17) as u32;
         sc.pi = FastDiv::new(sc.pi_val as u64);
@@ -251,7 +257,9 @@ impl<'a> RouteCtx<'a> {
                 continue;
             }
             self.candidates(s, t, sc);
-            self.route_dests(s, dests, row, sc);
+            if !super::spread::route(self, s, t, dests, row, sc) {
+                self.route_dests(s, dests, row, sc);
+            }
             if let Some(alt) = alt.as_deref_mut() {
                 let all: Vec<u8> = sc
                     .cand
