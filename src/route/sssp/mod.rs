@@ -145,9 +145,9 @@ fn notes(dests: &Dests, gr: &Graph, w: &Weights, rounds: reroute::Rounds) -> Vec
     if !dests.ends.is_empty() {
         let message = if rounds.skipped {
             format!(
-                "rip-up and re-route skipped: most loaded link ({} routes) within 1/{} of the mean",
+                "rip-up and re-route skipped: the base LIDs' most loaded link within 1/{} of their mean (most loaded link, all LID offsets: {} routes)",
+                reroute::NEAR_BOUND,
                 rounds.max_before,
-                reroute::NEAR_BOUND
             )
         } else {
             format!(

@@ -160,6 +160,13 @@ impl Weights {
         self.load.iter().copied().max().unwrap_or(0)
     }
 
+    /// Plane `k`'s most loaded link, summed load, and number of links.
+    pub fn plane_load(&self, k: usize) -> (u64, u64, usize) {
+        let plane = &self.load[k * self.links..][..self.links];
+        let max = plane.iter().copied().max().unwrap_or(0);
+        (max, plane.iter().sum(), self.links)
+    }
+
     /// Summed load of all links, and the number of links (both over all
     /// planes).
     pub fn total_load(&self) -> (u64, usize) {
