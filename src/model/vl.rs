@@ -251,7 +251,12 @@ impl VlPlan {
     /// `vls` for any SL.
     pub fn layered(path_sl: PathSl, vls: u8) -> Self {
         let v = vls.clamp(1, 15);
-        let map: [u8; NUM_SL] = std::array::from_fn(|sl| sl as u8 % v);
+        Self::uniform(path_sl, std::array::from_fn(|sl| sl as u8 % v), vls)
+    }
+
+    /// A plan whose SL `i` runs on VL `map[i]` at every switch port and end
+    /// port (an SL2VL that ignores ports).
+    pub fn uniform(path_sl: PathSl, map: [u8; NUM_SL], vls: u8) -> Self {
         let mut sl2vl = Sl2Vl::identity();
         sl2vl.set_default(map);
         sl2vl.set_end_port(map);

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::walk_fast_tests::{ring, tables};
 use super::{VerifyOptions, verify_with};
-use crate::model::{Fabric, Lfts, LidMap, PathSl, Sl2Vl, VlPlan};
+use crate::model::{Fabric, Lfts, LidMap, PathSl, VlPlan};
 
 /// How the SLs of the paths toward each LID are spread.
 #[derive(Clone, Copy, Debug)]
@@ -43,18 +43,6 @@ fn path_sls(f: &Fabric, lids: &LidMap, t: &Lfts, spread: Spread, rng: &mut ChaCh
     p
 }
 
-/// SL `i` on VL `map[i]`, at every switch port and end port.
-fn plan(path_sl: PathSl, map: [u8; 16], vls: u8) -> VlPlan {
-    let mut sl2vl = Sl2Vl::identity();
-    sl2vl.set_default(map);
-    sl2vl.set_end_port(map);
-    VlPlan {
-        path_sl,
-        sl2vl,
-        vls,
-    }
-}
-
 #[test]
 fn fast_path_with_a_vl_plan_gives_the_exact_verdict() {
     let mut rng = ChaCha8Rng::seed_from_u64(1717);
@@ -81,7 +69,7 @@ fn fast_path_with_a_vl_plan_gives_the_exact_verdict() {
         let narrow = case % 4 == 1;
         let opts = VerifyOptions {
             up_down_ranks: (case % 2 == 0).then(|| (0..n).map(|s| s.min(n - s) / 2).collect()),
-            vl_plan: Some(plan(psl, map, 4)),
+            vl_plan: Some(VlPlan::uniform(psl, map, 4)),
             all_paths: case % 7 == 3,
             hop_limit: [64, 64, 3][case % 3],
             max_findings_per_code: 3,
