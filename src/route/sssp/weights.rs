@@ -167,13 +167,6 @@ impl Weights {
         (max, plane.iter().sum(), self.links)
     }
 
-    /// Summed load of all links, and the number of links (both over all
-    /// planes).
-    pub fn total_load(&self) -> (u64, usize) {
-        let total = self.load.iter().sum();
-        (total, self.packed.len())
-    }
-
     /// One more earlier offset of the current port crossed link `e`
     /// (at most 255 counted).
     #[inline]
