@@ -195,7 +195,12 @@ fn load(
     (fabric, lids): (&Fabric, &LidMap),
     routing: &Routing,
 ) -> std::result::Result<Loaded, String> {
-    let st = crate::parse::state::read_state(dir)?;
+    // the state and the image are independent reads: overlap them
+    let (st, tables) = rayon::join(
+        || crate::parse::state::read_state(dir),
+        || crate::parse::lfts::read_tables(dir),
+    );
+    let st = st?;
     if st.engine != args.engine {
         return Err(format!(
             "made by engine {}, not {}",
@@ -229,13 +234,37 @@ fn load(
         ));
     }
     let prev_lids = LidMap::new(&prev).map_err(|e| format!("corrupt state: {e}"))?;
-    let tables = crate::parse::lfts::read_tables(dir).map_err(|e| e.to_string())?;
+    let tables = tables.map_err(|e| e.to_string())?;
     let aligned = tables
         .align(&prev, &prev_lids)
         .map_err(|g| format!("the tables name switch {g}, which the state lacks"))?;
-    if lfts_digest(&prev, &prev_lids, &aligned.lfts) != st.lfts_digest {
+    // hashing the tables is one serial pass: it runs beside the rest
+    let (same_tables, loaded) = rayon::join(
+        || lfts_digest(&prev, &prev_lids, &aligned.lfts) == st.lfts_digest,
+        || {
+            lay_over(
+                &st,
+                (&prev, &prev_lids),
+                &aligned.lfts,
+                (fabric, lids),
+                routing,
+            )
+        },
+    );
+    if !same_tables {
         return Err("the tables in the directory are not the ones the state describes".into());
     }
+    Ok(loaded)
+}
+
+/// The previous run's tables and cabling laid over the new fabric.
+fn lay_over(
+    st: &State,
+    (prev, prev_lids): (&Fabric, &LidMap),
+    prev_lfts: &Lfts,
+    (fabric, lids): (&Fabric, &LidMap),
+    routing: &Routing,
+) -> Loaded {
     let mut old = Lfts::new(fabric.num_switches(), routing.lfts.top());
     let mut new_switch = vec![true; fabric.num_switches()];
     for (s, &n) in fabric.switches().iter().enumerate() {
@@ -246,7 +275,7 @@ fn load(
             continue;
         };
         new_switch[s] = false;
-        let (src, dst) = (aligned.lfts.row(ps.ix()), old.row_mut(s));
+        let (src, dst) = (prev_lfts.row(ps.ix()), old.row_mut(s));
         let k = src.len().min(dst.len());
         dst[..k].copy_from_slice(&src[..k]);
     }
@@ -255,29 +284,29 @@ fn load(
         .iter()
         .map(|&n| {
             (0..fabric.ports(n).len() as u8)
-                .map(|p| is_new_cable(&prev, fabric, n, p))
+                .map(|p| is_new_cable(prev, fabric, n, p))
                 .collect()
         })
         .collect();
     let untouched_valid = st.verified_clean
         && !new_switch.iter().any(|&b| b)
         && !new_cable.iter().flatten().any(|&b| b)
-        && same_lids((&prev, &prev_lids), (fabric, lids))
-        && same_ranks(&st, &prev, fabric, routing.promise.up_down_ranks.as_deref());
-    let report = crate::diff::cabling::compare(&prev, fabric);
+        && same_lids((prev, prev_lids), (fabric, lids))
+        && same_ranks(st, prev, fabric, routing.promise.up_down_ranks.as_deref());
+    let report = crate::diff::cabling::compare(prev, fabric);
     let cabling = report
         .changes
         .iter()
         .take(100)
         .map(|c| format!("{:?}: {}", c.kind, c.message))
         .collect();
-    Ok(Loaded {
+    Loaded {
         old,
         new_switch,
         new_cable,
         cabling,
         untouched_valid,
-    })
+    }
 }
 
 /// Every LID the new fabric assigns names the same (node, port, offset)
