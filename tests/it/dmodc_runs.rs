@@ -80,6 +80,30 @@ fn runs_match_the_per_destination_formulas_on_degraded_pgfts() {
     }
 }
 
+/// Rows that lost an up cable keep whole runs under the `spread` variant
+/// (`spread_runs.rs`): parallel cables (groups of 2 ports) and leaves of
+/// several hosts per ⌊d/Π⌋ at the upper level, against the per-destination
+/// `spread::route`.
+#[test]
+fn spread_runs_match_the_per_destination_path_with_parallel_cables() {
+    let f = pgft(&PgftSpec::new(3, &[4, 4, 6], &[1, 4, 4], Some(&[1, 1, 2]))).expect("pgft");
+    for (links, seed) in [(3, 1), (12, 2), (40, 3)] {
+        assert_same(
+            &format!("{links} cables cut, parallel top cables"),
+            &degraded(&f, links, seed),
+            8,
+        );
+    }
+    let f = pgft(&PgftSpec::new(3, &[6, 3, 4], &[1, 3, 2], Some(&[1, 2, 1]))).expect("pgft");
+    for (links, seed) in [(2, 4), (9, 5)] {
+        assert_same(
+            &format!("{links} cables cut, parallel middle cables"),
+            &degraded(&f, links, seed),
+            8,
+        );
+    }
+}
+
 #[test]
 fn runs_match_the_per_destination_formulas_with_escape_paths() {
     // Aggregation nodes on every switch, empty host ports, a management

@@ -18,6 +18,7 @@ mod route_escape;
 pub mod routes;
 pub mod runs;
 pub mod spread;
+mod spread_runs;
 
 use rayon::prelude::*;
 

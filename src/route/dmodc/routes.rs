@@ -54,6 +54,10 @@ pub struct Scratch {
     up_ready: bool,
     /// Targets the row leaves unrouted, for the `D004` count.
     skipped: Vec<u32>,
+    /// The `spread` variant's nominal table on rows with fewer up groups
+    /// than nominal ones ([`super::spread_runs`]), built on first use.
+    nominal_row: super::spread_runs::NominalRow,
+    nominal_ready: bool,
 }
 
 impl Scratch {
@@ -80,6 +84,8 @@ impl Scratch {
             up_table: Vec::new(),
             up_ready: false,
             skipped: Vec::new(),
+            nominal_row: Default::default(),
+            nominal_ready: false,
         }
     }
 }
@@ -211,9 +217,9 @@ impl<'a> RouteCtx<'a> {
         let mut fallback = 0;
         sc.esc_ready = false;
         sc.up_ready = false;
+        sc.nominal_ready = false;
         sc.skipped.clear();
         let fast = self.runs.as_ref().filter(|_| alt.is_none());
-        let fast = fast.filter(|_| !self.nominal.as_ref().is_some_and(|n| n.differs[s]));
         self.count_candidates(s, sc);
         sc.pi_val = self.costs.divider[s].min(1 << 17) as u32;
         sc.pi = FastDiv::new(sc.pi_val as u64);
@@ -297,6 +303,17 @@ impl<'a> RouteCtx<'a> {
     ) -> bool {
         let cnt = sc.count[t] as usize;
         if !sc.down_mode[t] && cnt == sc.up_groups.len() {
+            if let Some(nominal) = self.spread_nominal(s, t, cnt) {
+                if !sc.nominal_ready {
+                    let span = self.runs.as_ref().map_or(0, |r| r.span);
+                    let pi = self.costs.divider[s].clamp(1, 1 << 17) as u32;
+                    let groups = self.r.groups(s);
+                    sc.nominal_row
+                        .build(self.r, groups, &sc.up_groups, nominal, pi, span);
+                    sc.nominal_ready = true;
+                }
+                return sc.nominal_row.fill(runs, row);
+            }
             if !sc.up_ready {
                 let span = self.runs.as_ref().map_or(0, |r| r.span);
                 sc.up_table.resize(span, 0);
@@ -328,6 +345,18 @@ impl<'a> RouteCtx<'a> {
             }
         }
         false
+    }
+
+    /// The nominal up neighbours of `s` when the `spread` variant deals
+    /// target `t` (a leaf, in up mode, with `cnt` candidate groups, all up
+    /// groups of `s`): fewer candidates than nominal neighbours, as
+    /// [`super::spread::route`] decides.
+    fn spread_nominal(&self, s: usize, t: usize, cnt: usize) -> Option<&[u32]> {
+        if self.variant != super::spread::Variant::Spread || t >= self.r.num_leaves || cnt == 0 {
+            return None;
+        }
+        let nominal = self.nominal.as_ref()?.of(s);
+        (cnt < nominal.len()).then_some(nominal)
     }
 
     /// Formulas (3)–(4) for node `d` at switch `s`, candidates in

@@ -43,6 +43,8 @@ pub(super) struct PortSets {
     masks: Vec<u64>,
     /// Neighbour bit of each port-end of the switch.
     bit_of_end: Vec<u8>,
+    /// Eight neighbour bits per destination ([`least_masks_by_rows`]).
+    plane: Vec<u8>,
     ids: HashMap<u64, u16>,
 }
 
@@ -87,7 +89,9 @@ impl PortSets {
         self.masks.clear();
         self.masks.resize(n, 0);
         match hops.distances() {
-            Some(dist) => least_masks_by_rows(dist, s, &neighbours, &mut self.masks),
+            Some(dist) => {
+                least_masks_by_rows(dist, s, &neighbours, &mut self.masks, &mut self.plane)
+            }
             None => self.least_masks_by_ends(g, hops, s),
         }
         self.group(g, s, counted);
@@ -167,18 +171,29 @@ impl PortSets {
 /// Min-hop masks from whole distance rows: neighbour `v` is on a least-hop
 /// path from `s` to `x` when `dist(v, x) + 1 == dist(s, x)`. Rows are
 /// symmetric (`SwitchHops`), so each comparison runs along two contiguous
-/// rows.
+/// rows. The bits of eight neighbours are first gathered in a byte per
+/// destination (`plane`: byte-wide lanes vectorise eight times wider than
+/// the 64-bit masks), then shifted into place once per eight neighbours.
 fn least_masks_by_rows(
     dist: &super::hops::Distances,
     s: usize,
     neighbours: &[u32],
     masks: &mut [u64],
+    plane: &mut Vec<u8>,
 ) {
     let own = dist.row(s);
-    for (b, &v) in neighbours.iter().enumerate() {
-        let row = dist.row(v as usize);
-        for ((m, &d), &least) in masks.iter_mut().zip(row).zip(own) {
-            *m |= u64::from(d.wrapping_add(1) == least) << b;
+    plane.clear();
+    plane.resize(own.len(), 0);
+    for (k, eight) in neighbours.chunks(8).enumerate() {
+        plane.fill(0);
+        for (b, &v) in eight.iter().enumerate() {
+            let row = dist.row(v as usize);
+            for ((p, &d), &least) in plane.iter_mut().zip(row).zip(own) {
+                *p |= u8::from(d.wrapping_add(1) == least) << b;
+            }
+        }
+        for (m, &p) in masks.iter_mut().zip(plane.iter()) {
+            *m |= u64::from(p) << (8 * k);
         }
     }
     for (m, &least) in masks.iter_mut().zip(own) {
