@@ -107,4 +107,28 @@ mod tests {
             TopoFormat::Ibnetdiscover
         );
     }
+
+    #[test]
+    fn headers_after_any_blank_are_still_seen() {
+        // Blanks that `trim` cuts before a keyword: vertical tab, form
+        // feed, NBSP, a BOM; the pre-check must not pass over these lines.
+        for lead in ["\u{b}", "\u{c}", "\u{a0}", "\u{feff}", " \t"] {
+            let hca = format!("# net\n{lead}Hca\t2 \"H-0000000000000001\"\n");
+            assert_eq!(detect(&hca), TopoFormat::Ibsim, "{lead:?}");
+            let free = format!("{lead}Switch 8 \"Switch1\"\n[1] \"h1\"[1]\n");
+            assert_eq!(detect(&free), TopoFormat::Ibsim, "{lead:?}");
+        }
+        // A header shape after another first byte is no header.
+        assert_eq!(detect("x Hca 2 \"h\"\n"), TopoFormat::Ibnetdiscover);
+        assert_eq!(
+            detect("# Switch 8 \"Switch1\"\n"),
+            TopoFormat::Ibnetdiscover
+        );
+        assert_eq!(detect("[1] \"Switch1\"[1]\n"), TopoFormat::Ibnetdiscover);
+        // `name: x` then a header further down that the pre-check must see.
+        let yamlish = "name: x\n\u{a0}Switch 8 \"S-01\"\n";
+        assert_eq!(detect(yamlish), TopoFormat::Ibnetdiscover);
+        assert!(!may_be_header("  [3]\t\"S-01\"[1]"));
+        assert!(may_be_header("\r\u{b}Rt 2 \"R-01\""));
+    }
 }
