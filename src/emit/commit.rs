@@ -55,7 +55,11 @@ impl OutputSet {
             if marking && s.name == manifest {
                 continue; // written last, below
             }
-            tmp.file().sync_data().map_err(|e| Error::io(&s.path, e))?;
+            match s.syncing.take().map(std::thread::JoinHandle::join) {
+                Some(Ok(synced)) => synced,
+                _ => tmp.file().sync_data(),
+            }
+            .map_err(|e| Error::io(&s.path, e))?;
             ready.push((s.path.clone(), tmp));
         }
         // steps 2–4: a SIGINT or SIGTERM meanwhile waits for the end

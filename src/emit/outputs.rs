@@ -26,7 +26,17 @@ pub(super) struct Staged {
     /// The rendered bytes, when they differ from the file on disk.
     pub(super) tmp: Option<super::staged_file::StagedFile>,
     pub(super) changed: bool,
+    /// The sync of a big output's new bytes, started as soon as they are
+    /// staged ([`EARLY_SYNC`]); the commit waits for it.
+    pub(super) syncing: Option<std::thread::JoinHandle<io::Result<()>>>,
 }
+
+/// Outputs at least this long are synced on a thread of their own as soon
+/// as they are staged, while the rest of the set renders: the commit syncs
+/// every new file before any rename, and the 88 MB image of the
+/// 27,648-host RLFT took 40 ms to sync there, after everything else
+/// (issue 17).
+pub(super) const EARLY_SYNC: u64 = 4 << 20;
 
 /// An output as the report lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -99,12 +109,20 @@ impl OutputSet {
             fill(&mut w).map_err(|e| Error::io(&path, e))?;
             w.finish().map_err(|e| Error::io(&path, e))?
         };
+        let syncing = match &tmp {
+            Some(t) if len >= EARLY_SYNC => {
+                let f = t.file().try_clone().map_err(|e| Error::io(&path, e))?;
+                Some(std::thread::spawn(move || f.sync_data()))
+            }
+            _ => None,
+        };
         self.staged.push(Staged {
             name: name.to_string(),
             path,
             len,
             tmp,
             changed,
+            syncing,
         });
         Ok(())
     }

@@ -68,6 +68,17 @@ impl FabricBuilder {
         Self::default()
     }
 
+    /// An empty builder with room for `nodes` nodes, for a parser that
+    /// knows the count: growing the node vectors and the GUID map node by
+    /// node was a third of building the 27,648-host RLFT (issue 17).
+    pub fn with_capacity(nodes: usize) -> Self {
+        FabricBuilder {
+            nodes: Vec::with_capacity(nodes),
+            ports: Vec::with_capacity(nodes),
+            by_guid: GuidMap::with_capacity_and_hasher(nodes, Default::default()),
+        }
+    }
+
     /// Number of nodes added so far.
     pub fn num_nodes(&self) -> usize {
         self.nodes.len()
@@ -188,7 +199,8 @@ impl FabricBuilder {
         let mut ports = Vec::with_capacity(total);
         let mut switches = Vec::new();
         let mut switch_of = Vec::with_capacity(self.nodes.len());
-        let mut by_port_guid = GuidMap::default();
+        let mut by_port_guid =
+            GuidMap::with_capacity_and_hasher(self.nodes.len(), Default::default());
         for (i, (node, mut node_ports)) in self.nodes.iter().zip(self.ports).enumerate() {
             let n = NodeIdx(i as u32);
             port_start.push(ports.len() as u32);

@@ -41,7 +41,7 @@ pub fn build(mut r: Records<'_>) -> Result<(Fabric, Vec<String>)> {
             r.file
         ));
     }
-    let mut b = FabricBuilder::new();
+    let mut b = FabricBuilder::with_capacity(r.nodes.len());
     for n in &r.nodes {
         add_node(&r, &mut b, n)?;
     }
@@ -135,7 +135,7 @@ fn index_names<'a>(r: &Records<'a>) -> Result<Names<'a>> {
 fn add_placeholders<'a>(r: &mut Records<'a>, mut names: Names<'a>) -> Result<usize> {
     use rayon::prelude::*;
     r.ports.par_iter_mut().for_each(|pr| {
-        let k = pr.peer_guid.map_or(Key::Name(pr.line.remote), Key::Guid);
+        let k = pr.peer_guid().map_or(Key::Name(pr.line.remote), Key::Guid);
         if let Some(&i) = names.get(&k) {
             pr.peer = i;
         }
@@ -144,7 +144,7 @@ fn add_placeholders<'a>(r: &mut Records<'a>, mut names: Names<'a>) -> Result<usi
     for pr in r.ports.iter_mut().filter(|pr| pr.peer == NO_PEER) {
         let l = &pr.line;
         let port = l.remote_port.unwrap_or(1);
-        let k = pr.peer_guid.map_or(Key::Name(l.remote), Key::Guid);
+        let k = pr.peer_guid().map_or(Key::Name(l.remote), Key::Guid);
         if let Some(&i) = names.get(&k) {
             pr.peer = i;
             let n = &mut r.nodes[i as usize];

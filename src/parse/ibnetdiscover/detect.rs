@@ -12,15 +12,14 @@ use crate::parse::TopoFormat;
 
 /// Guesses the topology format of `text`.
 pub fn detect(text: &str) -> TopoFormat {
-    let lines = text
+    let yaml_first = text
         .lines()
-        .map(|l| l.trim_start_matches('\u{feff}').trim());
-    let yaml_first = lines
-        .clone()
+        .map(|l| l.trim_start_matches('\u{feff}').trim())
         .find(|l| !l.is_empty() && !l.starts_with('#'))
         .is_some_and(looks_like_yaml);
     let mut has_header = false;
-    for l in lines {
+    for l in text.lines().filter(|l| may_be_header(l)) {
+        let l = l.trim_start_matches('\u{feff}').trim();
         if l.starts_with("Hca")
             && l[3..].starts_with(|c: char| c.is_ascii_whitespace() || c.is_ascii_digit())
         {
@@ -46,6 +45,17 @@ pub fn detect(text: &str) -> TopoFormat {
     } else {
         TopoFormat::Ibnetdiscover
     }
+}
+
+/// Whether a raw line may start with a node header keyword once trimmed:
+/// its first byte that is not ASCII blank is `H`, `S`, `C`, `R` or not
+/// ASCII (a BOM or other Unicode blank, which `trim` also cuts). Port
+/// lines (`[`) and comments, most of a file, are passed over without
+/// trimming (issue 17: the scan was a serial pass over every line).
+fn may_be_header(raw: &str) -> bool {
+    raw.bytes()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c))
+        .is_some_and(|b| !b.is_ascii() || matches!(b, b'H' | b'S' | b'C' | b'R'))
 }
 
 fn looks_like_yaml(line: &str) -> bool {
@@ -96,5 +106,29 @@ mod tests {
             detect("ibwarn: timeout\nSwitch 8 \"S-01\"\n"),
             TopoFormat::Ibnetdiscover
         );
+    }
+
+    #[test]
+    fn headers_after_any_blank_are_still_seen() {
+        // Blanks that `trim` cuts before a keyword: vertical tab, form
+        // feed, NBSP, a BOM; the pre-check must not pass over these lines.
+        for lead in ["\u{b}", "\u{c}", "\u{a0}", "\u{feff}", " \t"] {
+            let hca = format!("# net\n{lead}Hca\t2 \"H-0000000000000001\"\n");
+            assert_eq!(detect(&hca), TopoFormat::Ibsim, "{lead:?}");
+            let free = format!("{lead}Switch 8 \"Switch1\"\n[1] \"h1\"[1]\n");
+            assert_eq!(detect(&free), TopoFormat::Ibsim, "{lead:?}");
+        }
+        // A header shape after another first byte is no header.
+        assert_eq!(detect("x Hca 2 \"h\"\n"), TopoFormat::Ibnetdiscover);
+        assert_eq!(
+            detect("# Switch 8 \"Switch1\"\n"),
+            TopoFormat::Ibnetdiscover
+        );
+        assert_eq!(detect("[1] \"Switch1\"[1]\n"), TopoFormat::Ibnetdiscover);
+        // `name: x` then a header further down that the pre-check must see.
+        let yamlish = "name: x\n\u{a0}Switch 8 \"S-01\"\n";
+        assert_eq!(detect(yamlish), TopoFormat::Ibnetdiscover);
+        assert!(!may_be_header("  [3]\t\"S-01\"[1]"));
+        assert!(may_be_header("\r\u{b}Rt 2 \"R-01\""));
     }
 }

@@ -4,6 +4,7 @@
 //! line.
 
 use super::cursor::{Cursor, LineError, LineResult, c_number};
+use super::records::guid_of_name;
 use crate::model::{Guid, Lid, NodeKind, Speed, Width};
 
 /// One classified line.
@@ -64,6 +65,11 @@ pub struct PortLine<'a> {
     pub local_guid: Option<Guid>,
     pub remote: &'a str,
     pub remote_at: usize,
+    /// The node GUID in `remote` when it is an ibnetdiscover name
+    /// ([`guid_of_name`]; `Some(Err)`: the shape but no valid GUID). Read
+    /// here, where lines are classified in parallel, not in the serial
+    /// pass that takes them (issue 17); ibsim files ignore it.
+    pub remote_name_guid: Option<Result<Guid, ()>>,
     /// `None` when `[n]` is missing (ibsim: port 1).
     pub remote_port: Option<u8>,
     pub remote_port_at: usize,
@@ -292,6 +298,7 @@ fn port_line(t: &str) -> LineResult<PortLine<'_>> {
         local_guid,
         remote,
         remote_at,
+        remote_name_guid: guid_of_name(remote).map(|r| r.map(|(_, g)| g)),
         remote_port,
         remote_port_at,
         remote_guid,

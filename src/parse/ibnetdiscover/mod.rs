@@ -97,3 +97,38 @@ fn unknown_line(name: &str, text: &str, base: usize, trimmed: &str) -> crate::Er
 
 const EXPECTED_LINE: &str = "a node header (`Switch`, `Ca`, `Rt`), a port line `[n] \"peer\"[m]`, \
                              a `key=value` line, a `#` comment or a blank line";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str, format: TopoFormat) -> Result<Loaded> {
+        parse("t", text, format, false)
+    }
+
+    /// The GUID of a peer's name is read while lines are classified; what
+    /// it means still depends on the format (issue 17).
+    #[test]
+    fn peer_name_guids_by_format() {
+        let ibnd = "Switch 2 \"S-0000000000000001\" # \"s\" enhanced port 0 lid 1 lmc 0\n\
+                    [1] \"H-00000000000000x2\"[1]\n";
+        let e = load(ibnd, TopoFormat::Ibnetdiscover)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a GUID (1 to 16 hex digits)"), "{e}");
+        assert!(e.contains("`00000000000000x2`"), "{e}");
+        // The same names are plain ids in an ibsim file.
+        let ibsim = "Switch 2 \"S-0000000000000001\"\n[1] \"H-00000000000000x2\"[1]\n\n\
+                     Hca 1 \"H-00000000000000x2\"\n[1] \"S-0000000000000001\"[1]\n";
+        let f = load(ibsim, TopoFormat::Ibsim).unwrap().fabric;
+        assert_eq!((f.num_nodes(), f.num_switches()), (2, 1));
+        // ibnetdiscover: `S-0x01` and `S-0000000000000001` are one node.
+        let same = "Switch 2 \"S-0000000000000001\" # \"s\" enhanced port 0 lid 1 lmc 0\n\
+                    [1] \"H-0x2\"[1]\n\n\
+                    Ca 1 \"H-0000000000000002\" # \"h\"\n\
+                    [1](3) \"S-0x1\"[1] # lid 2 lmc 0 \"s\" lid 1 4xHDR\n";
+        let f = load(same, TopoFormat::Ibnetdiscover).unwrap().fabric;
+        assert_eq!(f.num_nodes(), 2);
+        assert_eq!(f.links().count(), 1);
+    }
+}

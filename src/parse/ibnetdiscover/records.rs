@@ -43,13 +43,18 @@ pub const NO_PEER: u32 = u32::MAX;
 #[derive(Debug)]
 pub struct PortRec<'a> {
     pub owner: u32,
-    /// The GUID in the peer's name (ibnetdiscover files), parsed once.
-    pub peer_guid: Option<Guid>,
     /// The peer's node index, once names are resolved.
     pub peer: u32,
     pub line_off: usize,
     pub line_len: usize,
     pub line: PortLine<'a>,
+}
+
+impl PortRec<'_> {
+    /// The GUID in the peer's name (ibnetdiscover files), parsed once.
+    pub fn peer_guid(&self) -> Option<Guid> {
+        self.line.remote_name_guid.and_then(Result::ok)
+    }
 }
 
 /// Directives waiting for the next node.
@@ -292,27 +297,21 @@ impl<'a> Records<'a> {
             );
             return Err(e.into());
         }
-        let name = if self.ibsim {
-            None
-        } else {
-            guid_of_name(p.remote)
-        };
-        let peer_guid = match name {
-            Some(Ok((_, g))) => Some(g),
-            Some(Err(())) => {
-                let e = self.error(
-                    off + p.remote_at + 2,
-                    p.remote.len() - 2,
-                    "a GUID (1 to 16 hex digits)",
-                    format!("`{}`", &p.remote[2..]),
-                );
-                return Err(e.into());
-            }
-            _ => None,
-        };
+        let mut p = p;
+        if self.ibsim {
+            // ibsim ids are free text, whatever their shape
+            p.remote_name_guid = None;
+        } else if p.remote_name_guid == Some(Err(())) {
+            let e = self.error(
+                off + p.remote_at + 2,
+                p.remote.len() - 2,
+                "a GUID (1 to 16 hex digits)",
+                format!("`{}`", &p.remote[2..]),
+            );
+            return Err(e.into());
+        }
         self.ports.push(PortRec {
             owner,
-            peer_guid,
             peer: NO_PEER,
             line_off: off,
             line_len: len,
