@@ -32,6 +32,8 @@ mod walk;
 #[cfg(test)]
 mod walk_fast_tests;
 #[cfg(test)]
+mod walk_fast_escape_tests;
+#[cfg(test)]
 mod walk_fast_vl_tests;
 
 use std::collections::BTreeMap;
