@@ -30,9 +30,9 @@ mod topo;
 pub mod updown;
 mod walk;
 #[cfg(test)]
-mod walk_fast_tests;
-#[cfg(test)]
 mod walk_fast_escape_tests;
+#[cfg(test)]
+mod walk_fast_tests;
 #[cfg(test)]
 mod walk_fast_vl_tests;
 
