@@ -30,6 +30,8 @@ mod topo;
 pub mod updown;
 mod walk;
 #[cfg(test)]
+mod walk_fast_escape_tests;
+#[cfg(test)]
 mod walk_fast_tests;
 #[cfg(test)]
 mod walk_fast_vl_tests;

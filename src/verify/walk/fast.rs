@@ -131,12 +131,16 @@ pub(crate) struct FastScratch {
     inmask: Vec<u64>,
     downin: Vec<u64>,
     stack: Vec<(u32, u32)>,
-    /// (hops, source weight) of the destination's sources, committed once
-    /// the destination is proven clean.
-    delivered: Vec<(u8, u64)>,
-    /// With several SLs toward one destination: the forwarding sources
-    /// and their SLs, and per switch the SLs of the paths that cross it.
-    seeds: Vec<(u32, u16)>,
+    /// Switches whose `inmask` is set for the current destination: the
+    /// in-tree's forwarding part, a few per cent of the switches on a fat
+    /// tree, so [`Acc::fast_turns`] visits them instead of every switch.
+    touched: Vec<u32>,
+    /// Source weight per hop count of the destination's sources
+    /// (`hist[..=max]`), committed once the destination is proven clean:
+    /// one add per source instead of a list of (hops, weight) replayed.
+    hist: Vec<u64>,
+    /// With several SLs toward one destination: per switch the SLs of the
+    /// paths that cross it.
     slm: Vec<u16>,
     /// Switch ports in all (`topo.link.len()`): the length of a turn mask.
     flat_ports: usize,
@@ -155,8 +159,8 @@ impl FastScratch {
             inmask: vec![0; n],
             downin: vec![0; n],
             stack: Vec::new(),
-            delivered: Vec::new(),
-            seeds: Vec::new(),
+            touched: Vec::new(),
+            hist: vec![0; usize::from(u8::MAX) + 1],
             slm: vec![0; n],
             flat_ports: topo.link.len(),
             turns: Vec::new(),
@@ -224,14 +228,67 @@ impl FastScratch {
             }
             self.depth[x as usize] = d;
             self.next[x as usize] = h;
-            let to = (h >> 9) as usize;
-            if to != t {
-                let bit = 1u64 << (h & 0xFF);
-                self.inmask[to] |= bit;
-                self.downin[to] |= if h & UP == 0 { bit } else { 0 };
-            }
+            self.enter(h, t);
         }
         true
+    }
+
+    /// Marks the in port by which the hop `h` (a `hop` entry) enters its
+    /// next switch, unless that is the target `t`.
+    #[inline(always)]
+    fn enter(&mut self, h: u32, t: usize) {
+        let to = (h >> 9) as usize;
+        if to != t {
+            let bit = 1u64 << (h & 0xFF);
+            if self.inmask[to] == 0 {
+                self.touched.push(to as u32);
+            }
+            self.inmask[to] |= bit;
+            self.downin[to] |= if h & UP == 0 { bit } else { 0 };
+        }
+    }
+
+    /// [`FastScratch::walk`] for the common source whose next hop already
+    /// has a depth (every leaf of a pod after the first, on a fat tree):
+    /// no stack. `None` when the walk is needed.
+    #[inline(always)]
+    fn one_step(&mut self, ft: &FastTables, col: &[u8], t: usize, src: usize) -> Option<()> {
+        let p = col[src];
+        let (base, ports) = ft.ports[src];
+        if u32::from(p) >= ports {
+            return None;
+        }
+        let h = ft.hop[(base + u32::from(p)) as usize];
+        if h == NONE {
+            return None;
+        }
+        let d = self.depth[(h >> 9) as usize];
+        if d >= ON_STACK || d >= ft.hop_limit {
+            return None;
+        }
+        self.depth[src] = d + 1;
+        self.next[src] = h;
+        self.out[src] = p;
+        self.enter(h, t);
+        Some(())
+    }
+
+    /// Forgets what was gathered toward a destination the fast path gives
+    /// up (sources down to depth `maxd` counted).
+    fn forget(&mut self, maxd: Option<u8>) {
+        if let Some(m) = maxd {
+            self.hist[..=usize::from(m)].fill(0);
+        }
+        self.clear_marks();
+    }
+
+    /// Forgets the in-tree marks of the current destination.
+    fn clear_marks(&mut self) {
+        for &s in &self.touched {
+            self.inmask[s as usize] = 0;
+            self.downin[s as usize] = 0;
+        }
+        self.touched.clear();
     }
 }
 
@@ -266,8 +323,8 @@ impl Acc {
         f.depth.fill(UNKNOWN);
         f.depth[t] = 0;
         f.next[t] = NONE;
-        f.delivered.clear();
-        f.seeds.clear();
+        // the deepest source, once some source has weight
+        let mut maxd: Option<u8> = None;
         // SLs of all sources, and of those that forward (not at `t`)
         let (mut all_sls, mut fwd_sls) = (0u16, 0u16);
         for &s in sources {
@@ -279,47 +336,53 @@ impl Acc {
             if w == 0 {
                 continue;
             }
-            if f.depth[s as usize] == UNKNOWN && !f.walk(ft, col, t, s as usize) {
-                f.inmask.fill(0);
-                f.downin.fill(0);
+            if f.depth[s as usize] == UNKNOWN
+                && f.one_step(ft, col, t, s as usize).is_none()
+                && !f.walk(ft, col, t, s as usize)
+            {
+                f.forget(maxd);
                 return false;
             }
-            f.delivered.push((f.depth[s as usize], w));
+            let d = f.depth[s as usize];
+            f.hist[usize::from(d)] += w;
+            maxd = maxd.max(Some(d));
             if cx.path_sl.is_some() {
                 let x = super::path_sls(cx, &self.slblk, n, s, lid);
                 all_sls |= x;
                 if s as usize != t {
                     fwd_sls |= x;
-                    f.seeds.push((s, x));
                 }
             }
         }
         let turns = tgt.is_end || cx.all_paths;
         if turns && all_sls & ft.bad_sls != 0 {
             // a lane problem somewhere: the exact pass finds and reports it
-            f.inmask.fill(0);
-            f.downin.fill(0);
+            f.forget(maxd);
             return false;
         }
         if turns && fwd_sls.count_ones() > 1 {
             self.fast_turns(cx, lid, None);
-            self.fast_sl_turns(ft, t);
+            self.fast_sl_turns(cx, ft, lid, tgt.is_end, sources);
         } else if turns {
             // one SL (SL 0 without a plan): the whole in-tree on its VL
             let sl = fwd_sls.trailing_zeros() as usize & 15;
             self.fast_turns(cx, lid, Some(ft.vl_of_sl[sl]));
         } else {
             // switch-LID routes stay out of the CDG (ibdmchk without -a)
-            self.fast.inmask.fill(0);
-            self.fast.downin.fill(0);
+            self.fast.clear_marks();
         }
-        for &(d, w) in &self.fast.delivered {
+        let Some(maxd) = maxd else {
+            return true;
+        };
+        let hist = &mut self.fast.hist[..=usize::from(maxd)];
+        if tgt.is_end && self.hop_hist.len() < hist.len() {
+            self.hop_hist.resize(hist.len(), 0);
+        }
+        for (h, w) in hist.iter_mut().enumerate() {
+            let w = std::mem::take(w);
             if tgt.is_end {
                 self.ca_pairs += w;
-                let h = usize::from(d);
-                if self.hop_hist.len() <= h {
-                    self.hop_hist.resize(h + 1, 0);
-                }
+                // a depth no source has adds nothing, as before
                 self.hop_hist[h] += w;
             } else {
                 self.switch_pairs += w;
@@ -334,15 +397,14 @@ impl Acc {
     #[inline(never)]
     fn fast_turns(&mut self, cx: &WalkCtx, lid: Lid, vl: Option<u8>) {
         let f = &mut self.fast;
-        let n = f.depth.len();
         let ranks = cx.ranks.is_some();
         let vi = vl.map(|v| f.turns_on(v));
-        for s in 0..n {
-            let im = f.inmask[s];
-            if im == 0 {
-                continue;
-            }
-            f.inmask[s] = 0;
+        // each switch once (pushed when its mask became non-zero); the
+        // masks are OR-ed and violations kept at their lowest LID, so the
+        // order does not matter
+        for k in 0..f.touched.len() {
+            let s = f.touched[k] as usize;
+            let im = std::mem::take(&mut f.inmask[s]);
             let o = f.out[s];
             if let Some(i) = vi {
                 f.turns[i].1[cx.topo.base[s] as usize + usize::from(o)] |= im;
@@ -358,18 +420,42 @@ impl Acc {
                 *e = (*e).min(lid);
             }
         }
+        f.touched.clear();
     }
 
     /// The turns toward the destination at target switch `t` when its
     /// sources use several SLs: each switch's SLs are those of the sources
-    /// upstream (pushed down the in-tree from `seeds`, stopping where a
-    /// switch already has them all), and its turn is on each one's VL —
-    /// what the exact pass's per-SL marking (`turns.rs`) finds.
+    /// upstream (pushed down the in-tree from each forwarding source,
+    /// stopping where a switch already has them all), and its turn is on
+    /// each one's VL — what the exact pass's per-SL marking (`turns.rs`)
+    /// finds. The sources' SLs are read again here rather than kept by
+    /// [`Acc::fast_destination`] for every destination: few take this way.
     #[inline(never)]
-    fn fast_sl_turns(&mut self, ft: &FastTables, t: usize) {
+    fn fast_sl_turns(
+        &mut self,
+        cx: &WalkCtx,
+        ft: &FastTables,
+        lid: Lid,
+        is_end: bool,
+        sources: &[u32],
+    ) {
+        let Some(t) = cx.topo.target[lid as usize].map(|g| g.sw as usize) else {
+            return;
+        };
+        let n = self.st.len();
         let f = &mut self.fast;
-        for &(s, x) in &f.seeds {
-            let mut cur = s as usize;
+        for &s in sources {
+            let si = s as usize;
+            let w = if is_end {
+                ft.weight[si] - u32::from(si == t)
+            } else {
+                1
+            };
+            if w == 0 || si == t {
+                continue;
+            }
+            let x = super::path_sls(cx, &self.slblk, n, s, lid);
+            let mut cur = si;
             while f.slm[cur] & x != x {
                 f.slm[cur] |= x;
                 if cur == t {
