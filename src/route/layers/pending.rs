@@ -319,7 +319,8 @@ mod tests {
         // LIDs that come back later in the list start a fresh sum.
         let mut mixed = pending.clone();
         mixed.reverse();
-        mixed.rotate_left(mixed.len() / 3);
+        let third = mixed.len() / 3;
+        mixed.rotate_left(third);
         assert_eq!(seed_edges(&walk, &mixed), walked_one_by_one(&walk, &mixed));
     }
 }
