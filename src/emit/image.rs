@@ -9,7 +9,8 @@ use std::io::{self, Write};
 
 use super::image_vl::{self, ImageVl};
 use crate::model::image::{
-    DIR_ENTRY_LEN, HEADER_LEN, HEADER_LEN_VL, MAGIC, VERSION, VERSION_VL, content_digest, field,
+    DIR_ENTRY_LEN, HEADER_LEN, HEADER_LEN_VL, MAGIC, VERSION, VERSION_VL, content_digest_with,
+    field,
 };
 use crate::model::{Fabric, Guid, LFT_BLOCK, Lfts};
 
@@ -103,7 +104,7 @@ pub fn write_image(
         )));
     }
     let l = layout(meta, switches, lid_guids.len(), vl.is_some());
-    let vl_bytes = vl.map(image_vl::encode);
+    let vl_bytes = vl.map(image_vl::Section::of);
     let mut body = Vec::with_capacity(l.tables - l.dir);
     let (mut desc_at, mut table_at) = (0u32, l.tables as u64);
     for s in switches {
@@ -125,7 +126,8 @@ pub fn write_image(
         body.extend_from_slice(s.desc.as_bytes());
     }
     body.resize(l.tables - l.dir, 0);
-    let digest = content_digest(&body, switches.iter().map(|s| s.lft), vl_bytes.as_deref());
+    let vl_digest = vl_bytes.as_ref().map(|v| || v.digest());
+    let digest = content_digest_with(&body, switches.iter().map(|s| s.lft), vl_digest);
     let mut head = vec![0u8; l.header_len];
     let mut put = |at: usize, bytes: &[u8]| head[at..at + bytes.len()].copy_from_slice(bytes);
     put(0, &MAGIC);
@@ -146,7 +148,7 @@ pub fn write_image(
         (field::TABLES, l.tables),
         (
             field::FILE_LEN,
-            l.file_len + vl_bytes.as_ref().map_or(0, Vec::len),
+            l.file_len + vl_bytes.as_ref().map_or(0, image_vl::Section::len),
         ),
     ] {
         put(at, &(v as u64).to_le_bytes());
@@ -172,7 +174,7 @@ pub fn write_image(
         out.write_all(s.lft)?;
     }
     if let Some(v) = &vl_bytes {
-        out.write_all(v)?;
+        v.write_to(out)?;
     }
     Ok(())
 }

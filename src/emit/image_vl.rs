@@ -40,12 +40,72 @@ fn put(buf: &mut [u8], at: usize, bytes: &[u8]) {
 /// path-SL rows from a 64-byte boundary (relative to the section, which
 /// itself starts on one).
 pub fn encode(vl: &ImageVl) -> Vec<u8> {
+    let s = Section::of(vl);
+    let mut buf = Vec::with_capacity(s.len());
+    buf.extend_from_slice(&s.head);
+    for row in s.rows {
+        buf.extend_from_slice(row);
+    }
+    buf
+}
+
+/// The section as [`encode`] lays it out, with the path-SL rows (one byte
+/// per switch and LID, as large as the LFTs) left where the plan holds
+/// them: the writer hashes and writes them in place rather than through a
+/// copy of their size.
+pub struct Section<'a> {
+    /// Head, switch directory, SL2VL tables and the padding up to the rows.
+    head: Vec<u8>,
+    rows: &'a [&'a [u8]],
+}
+
+impl<'a> Section<'a> {
+    pub fn of(vl: &'a ImageVl) -> Self {
+        Section {
+            head: encode_head(vl),
+            rows: &vl.path_sl,
+        }
+    }
+
+    /// The section's length in bytes.
+    pub fn len(&self) -> usize {
+        self.head.len() + self.rows.iter().map(|r| r.len()).sum::<usize>()
+    }
+
+    /// Whether the section has no bytes (never: it has a head).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// SHA-256 of the section's bytes (what `model::image::content_digest`
+    /// takes of the section).
+    pub fn digest(&self) -> [u8; 32] {
+        use sha2::Digest;
+        let mut h = sha2::Sha256::new();
+        h.update(&self.head);
+        for row in self.rows {
+            h.update(row);
+        }
+        h.finalize().into()
+    }
+
+    /// Writes the section's bytes.
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        out.write_all(&self.head)?;
+        for row in self.rows {
+            out.write_all(row)?;
+        }
+        Ok(())
+    }
+}
+
+/// The section up to its path-SL rows.
+fn encode_head(vl: &ImageVl) -> Vec<u8> {
     let n = vl.sl2vl.len();
     let tables_at = VL_HEAD_LEN + VL_DIR_ENTRY_LEN * n;
     let table_bytes: usize = vl.sl2vl.iter().flatten().map(|(_, t)| t.len()).sum();
     let rows_at = (tables_at + table_bytes).div_ceil(LFT_BLOCK) * LFT_BLOCK;
-    let row_bytes: usize = vl.path_sl.iter().map(|r| r.len()).sum();
-    let mut buf = vec![0u8; rows_at + row_bytes];
+    let mut buf = vec![0u8; rows_at];
     put(&mut buf, 0, &VL_MAGIC);
     put(&mut buf, vl_field::NUM_SWITCHES, &(n as u32).to_le_bytes());
     buf[vl_field::VLS] = vl.vls;
@@ -70,11 +130,6 @@ pub fn encode(vl: &ImageVl) -> Vec<u8> {
             put(&mut buf, at, table);
             at += table.len();
         }
-    }
-    let mut at = rows_at;
-    for row in &vl.path_sl {
-        put(&mut buf, at, row);
-        at += row.len();
     }
     buf
 }

@@ -144,12 +144,34 @@ impl VlSummary {
                 (l, sw.map(|s| s.ix()))
             })
             .collect();
+        // Paths off SL 0 are few (escape paths, layers above the base):
+        // each row is scanned for its non-zero SLs, and SL 0 takes the rest.
+        let mut end_at = vec![None; ends.iter().map(|e| e.0 as usize + 1).max().unwrap_or(0)];
+        let mut own_ends = vec![0u64; hosts.len()];
+        for &(lid, own) in &ends {
+            end_at[lid as usize] = Some(own);
+            if let Some(o) = own {
+                own_ends[o] += 1;
+            }
+        }
         let mut per_sl = [0u64; crate::model::vl::NUM_SL];
         for (s, &h) in hosts.iter().enumerate().filter(|(_, h)| **h > 0) {
-            for &(lid, own) in &ends {
-                let w = h - u64::from(own == Some(s));
-                per_sl[plan.sl(s, lid) as usize] += w;
+            let row = plan.path_sl.row(s);
+            let row = &row[..row.len().min(end_at.len())];
+            let mut off_zero = 0;
+            for (c, chunk) in row.chunks(32).enumerate() {
+                if chunk.iter().all(|&sl| sl == 0) {
+                    continue;
+                }
+                for (j, &sl) in chunk.iter().enumerate().filter(|(_, sl)| **sl != 0) {
+                    if let Some(own) = end_at[c * 32 + j] {
+                        let w = h - u64::from(own == Some(s));
+                        per_sl[sl as usize] += w;
+                        off_zero += w;
+                    }
+                }
             }
+            per_sl[0] += h * ends.len() as u64 - own_ends[s] - off_zero;
         }
         let used: Vec<u8> = (0..16u8).filter(|&sl| per_sl[sl as usize] > 0).collect();
         let top = used.last().map_or(0, |&sl| sl as usize + 1);

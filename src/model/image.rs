@@ -76,19 +76,36 @@ pub fn content_digest<'a>(
     rows: impl Iterator<Item = &'a [u8]>,
     vl: Option<&[u8]>,
 ) -> [u8; 32] {
+    let vl_digest = vl.map(|v| move || sha2::Sha256::digest(v).into());
+    content_digest_with(body, rows, vl_digest)
+}
+
+/// [`content_digest`] with the VL section's SHA-256 from `vl_digest`
+/// (a writer that holds the section in pieces hashes them in place), run
+/// beside the rows' digests: the section is one sequential SHA-256 pass
+/// over as many bytes as the tables.
+pub fn content_digest_with<'a>(
+    body: &[u8],
+    rows: impl Iterator<Item = &'a [u8]>,
+    vl_digest: Option<impl FnOnce() -> [u8; 32] + Send>,
+) -> [u8; 32] {
     use rayon::prelude::*;
     let rows: Vec<&[u8]> = rows.collect();
-    let row_digests: Vec<[u8; 32]> = rows
-        .par_iter()
-        .map(|r| sha2::Sha256::digest(r).into())
-        .collect();
+    let (vl, row_digests) = rayon::join(
+        || vl_digest.map(|f| f()),
+        || -> Vec<[u8; 32]> {
+            rows.par_iter()
+                .map(|r| sha2::Sha256::digest(r).into())
+                .collect()
+        },
+    );
     let mut h = sha2::Sha256::new();
     h.update(sha2::Sha256::digest(body));
     for d in &row_digests {
         h.update(d);
     }
     if let Some(v) = vl {
-        h.update(sha2::Sha256::digest(v));
+        h.update(v);
     }
     h.finalize().into()
 }

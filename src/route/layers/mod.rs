@@ -92,13 +92,15 @@ fn layering(
     keep: bool,
     suspects: Option<&[Lid]>,
 ) -> Layering {
-    let walk = PathWalk::new(fabric, lids, lfts);
+    let mut walk = PathWalk::new(fabric, lids, lfts);
     let max = max_vls.clamp(1, 15) as usize;
     // Without a graph of the base layer (first fit starts above it, no
     // balancing follows) only the suspects' paths need walking.
-    let known = suspects
-        .filter(|_| keep && max >= 2)
-        .and_then(|s| base::base_layer_of_suspects(&walk, s));
+    let suspects = suspects.filter(|_| keep && max >= 2);
+    if let Some(s) = suspects {
+        walk.preload(s);
+    }
+    let known = suspects.and_then(|s| base::base_layer_of_suspects(&walk, s));
     let (base, pending) = known.unwrap_or_else(|| base::base_layer(&walk, !keep, !keep || max < 2));
     let mut p = Placement {
         layers: vec![base],

@@ -85,6 +85,10 @@ pub(super) struct PathWalk<'a> {
     /// then down, highest first. Routes that go up then down (every route
     /// on a fat tree) then agree with it and cost no search.
     first_order: Vec<u32>,
+    /// Columns filled once for every walk ([`PathWalk::preload`]):
+    /// `pre_at[lid]` indexes `pre` by `switches` entries, `u32::MAX` = none.
+    pre_at: Vec<u32>,
+    pre: Vec<u32>,
 }
 
 impl<'a> PathWalk<'a> {
@@ -145,6 +149,55 @@ impl<'a> PathWalk<'a> {
             target,
             guids,
             first_order,
+            pre_at: Vec::new(),
+            pre: Vec::new(),
+        }
+    }
+
+    /// Fills the columns of `lids` once, in parallel, for every later walk
+    /// toward them: the escape targets of Dmodc are walked by the base
+    /// pass, the seed and both first-fit passes, and each would otherwise
+    /// fill them again (switches × 1,728 entries on the 27,648-host RLFT
+    /// with aggregation nodes). A task per LFT block reads each row's
+    /// cache line of the block once for all of the block's LIDs.
+    pub fn preload(&mut self, lids: &[Lid]) {
+        use rayon::prelude::*;
+        let n = self.switches();
+        let blocks = self.destination_blocks_of(lids);
+        let mut at = vec![u32::MAX; self.target.len()];
+        for (i, &l) in blocks.iter().flatten().enumerate() {
+            at[l as usize] = i as u32;
+        }
+        let mut pre = vec![NONE; n * blocks.iter().map(Vec::len).sum::<usize>()];
+        let mut chunks: Vec<&mut [u32]> = Vec::with_capacity(blocks.len());
+        let mut rest = &mut pre[..];
+        for blk in &blocks {
+            let (head, tail) = rest.split_at_mut(n * blk.len());
+            chunks.push(head);
+            rest = tail;
+        }
+        chunks
+            .into_par_iter()
+            .zip(&blocks)
+            .for_each(|(cols, blk)| self.fill_cols(cols, blk));
+        (self.pre_at, self.pre) = (at, pre);
+    }
+
+    /// The next channel of every switch toward each of `lids` (one LFT
+    /// block's), column after column, into `cols`.
+    fn fill_cols(&self, cols: &mut [u32], lids: &[Lid]) {
+        let n = self.switches();
+        let dst: Vec<u32> = lids
+            .iter()
+            .map(|&l| self.target[l as usize].map_or(NONE, |t| t.0))
+            .collect();
+        for s in 0..n {
+            let row = self.lfts.row(s);
+            for (k, &lid) in lids.iter().enumerate() {
+                if dst[k] != NONE && dst[k] != s as u32 {
+                    cols[k * n + s] = self.channel(s, row[lid as usize]).unwrap_or(NONE);
+                }
+            }
         }
     }
 
@@ -254,8 +307,13 @@ impl<'a> PathWalk<'a> {
         }
     }
 
-    /// The column of `lid`, loading its block into `blk` if need be.
-    pub fn col<'b>(&self, blk: &'b mut Block, lid: Lid) -> Col<'b> {
+    /// The column of `lid`: preloaded, or from its block, loaded into
+    /// `blk` if need be.
+    pub fn col<'b>(&'b self, blk: &'b mut Block, lid: Lid) -> Col<'b> {
+        if let Some(&i) = self.pre_at.get(lid as usize).filter(|&&i| i != u32::MAX) {
+            let n = self.switches();
+            return Col(&self.pre[i as usize * n..(i as usize + 1) * n]);
+        }
         self.load(blk, lid as usize / LFT_BLOCK);
         blk.col(lid)
     }
@@ -276,6 +334,11 @@ impl<'a> PathWalk<'a> {
             from,
             to,
         }
+    }
+
+    /// Number of channels (switch ports).
+    pub fn channels(&self) -> usize {
+        self.far_sw.len()
     }
 
     /// Number of switches.
