@@ -192,7 +192,7 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
         None => None,
     };
     phases.begin("verify");
-    let mut verdict = verify_routing(&fabric, &lids, &routing, vls, args.max_hops, g);
+    let mut verdict = verify_routing(&fabric, &lids, &mut routing, vls, args.max_hops, g);
     let mcast = mcast.map(|m| {
         let check = mcast::verify(&fabric, &m);
         let cap = VerifyOptions::default().max_findings_per_code;
@@ -295,17 +295,21 @@ fn input_files(
 fn verify_routing(
     fabric: &Fabric,
     lids: &LidMap,
-    routing: &Routing,
+    routing: &mut Routing,
     vls: u8,
     hop_limit: u32,
     g: &Global,
 ) -> Verdict {
-    let opts = VerifyOptions {
+    // the VL plan (a byte per switch and LID) is lent to the check, not copied
+    let mut opts = VerifyOptions {
         operational_vls: vls,
         hop_limit,
-        ..VerifyOptions::promised_by(routing)
+        up_down_ranks: routing.promise.up_down_ranks.clone(),
+        vl_plan: routing.vl_plan.take(),
+        ..VerifyOptions::default()
     };
     let verdict = verify_tables(fabric, lids, &routing.lfts, &opts);
+    routing.vl_plan = opts.vl_plan.take();
     if g.quiet || verdict.counts.is_empty() {
         return verdict;
     }
