@@ -246,18 +246,25 @@ fn keep_formula_ports(b: &mut Buf, groups: &[Group]) {
 /// `⌊q/#C⌋ mod |g|`.
 fn spread_displaced(b: &mut Buf, groups: &[Group], cand: &[u8]) {
     let c = cand.len() as u32;
-    let total = b.ports.len();
     for e in b.qs.iter_mut().filter(|e| e.1 == u32::MAX) {
         let gi = cand[(e.0 % c) as usize] as usize;
         let start = (b.slot[gi] + (e.0 / c) % groups[gi].len) as usize;
-        let mut best = start;
-        for i in 1..total {
-            let p = (start + i) % total;
-            if b.count[p] < b.count[best] {
-                best = p;
-            }
-        }
+        let best = least_used_from(&b.count, start);
         b.count[best] += 1;
         e.1 = best as u32;
     }
+}
+
+/// The least-used port slot, scanning cyclically from `start` (the first
+/// of equals wins, so the paper's pick is kept when it is no busier).
+pub(super) fn least_used_from(count: &[u32], start: usize) -> usize {
+    let total = count.len();
+    let mut best = start;
+    for i in 1..total {
+        let p = (start + i) % total;
+        if count[p] < count[best] {
+            best = p;
+        }
+    }
+    best
 }

@@ -126,18 +126,11 @@ impl NominalRow {
             last = Some(q1);
         }
         let c = self.up.len() as u32;
-        let total = self.ports.len();
         for i in 0..self.displaced.len() {
             let q = self.displaced[i];
             let (slot, len) = self.up[(q % c) as usize];
             let start = (slot + (q / c) % len) as usize;
-            let mut best = start;
-            for k in 1..total {
-                let p = (start + k) % total;
-                if self.count[p] < self.count[best] {
-                    best = p;
-                }
-            }
+            let best = super::spread::least_used_from(&self.count, start);
             self.count[best] += 1;
             let port = self.ports[best];
             let (qlo, qhi) = (q * pi, q.saturating_add(1).saturating_mul(pi));
