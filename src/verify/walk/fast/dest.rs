@@ -1,0 +1,222 @@
+//! The per-destination side of the fast path: one destination's routes
+//! followed down its in-tree with the scratch of the parent module, and
+//! the turns it gathered per VL handed to the accumulator's set.
+
+use super::{Acc, FastScratch, FastTables, LFT_BLOCK, Lid, NONE, UNKNOWN, UP, WalkCtx};
+
+impl Acc {
+    /// Checks every route toward `lid` when all are clean; `false`, with
+    /// nothing recorded, otherwise. (Not inlined: its own line in profiles.)
+    #[inline(never)]
+    pub fn fast_destination(&mut self, cx: &WalkCtx, ft: &FastTables, lid: Lid) -> bool {
+        let Some(tgt) = cx.topo.target.get(lid as usize).copied().flatten() else {
+            return true;
+        };
+        if tgt.sw == u32::MAX {
+            return false;
+        }
+        let t = tgt.sw as usize;
+        let n = self.st.len();
+        let j = lid as usize % LFT_BLOCK;
+        let col = &self.blk[j * n..(j + 1) * n];
+        let delivers = if tgt.is_end { tgt.port } else { 0 };
+        if col[t] != delivers {
+            return false;
+        }
+        let sources = if tgt.is_end && !cx.all_paths {
+            cx.leaves
+        } else {
+            cx.all
+        };
+        let f = &mut self.fast;
+        if f.depth.is_empty() {
+            *f = FastScratch::new(cx.topo);
+        }
+        f.depth.fill(UNKNOWN);
+        f.depth[t] = 0;
+        f.next[t] = NONE;
+        // the deepest source, once some source has weight
+        let mut maxd: Option<u8> = None;
+        // SLs of all sources, and of those that forward (not at `t`)
+        let (mut all_sls, mut fwd_sls) = (0u16, 0u16);
+        for &s in sources {
+            let w = if tgt.is_end {
+                u64::from(ft.weight[s as usize] - u32::from(s as usize == t))
+            } else {
+                1
+            };
+            if w == 0 {
+                continue;
+            }
+            if f.depth[s as usize] == UNKNOWN
+                && f.one_step(ft, col, t, s as usize).is_none()
+                && !f.walk(ft, col, t, s as usize)
+            {
+                f.forget(maxd);
+                return false;
+            }
+            let d = f.depth[s as usize];
+            f.hist[usize::from(d)] += w;
+            maxd = maxd.max(Some(d));
+            if cx.path_sl.is_some() {
+                let x = super::super::path_sls(cx, &self.slblk, n, s, lid);
+                all_sls |= x;
+                if s as usize != t {
+                    fwd_sls |= x;
+                }
+            }
+        }
+        let turns = tgt.is_end || cx.all_paths;
+        if turns && all_sls & ft.bad_sls != 0 {
+            // a lane problem somewhere: the exact pass finds and reports it
+            f.forget(maxd);
+            return false;
+        }
+        if turns && fwd_sls.count_ones() > 1 {
+            self.fast_turns(cx, lid, None);
+            self.fast_sl_turns(cx, ft, lid, tgt.is_end, sources);
+        } else if turns {
+            // one SL (SL 0 without a plan): the whole in-tree on its VL
+            let sl = fwd_sls.trailing_zeros() as usize & 15;
+            self.fast_turns(cx, lid, Some(ft.vl_of_sl[sl]));
+        } else {
+            // switch-LID routes stay out of the CDG (ibdmchk without -a)
+            self.fast.clear_marks();
+        }
+        let Some(maxd) = maxd else {
+            return true;
+        };
+        let hist = &mut self.fast.hist[..=usize::from(maxd)];
+        if tgt.is_end && self.hop_hist.len() < hist.len() {
+            self.hop_hist.resize(hist.len(), 0);
+        }
+        for (h, w) in hist.iter_mut().enumerate() {
+            let w = std::mem::take(w);
+            if tgt.is_end {
+                self.ca_pairs += w;
+                // a depth no source has adds nothing, as before
+                self.hop_hist[h] += w;
+            } else {
+                self.switch_pairs += w;
+            }
+        }
+        true
+    }
+
+    /// The turns of the (clean) in-tree toward `lid` (their in ports
+    /// gathered by [`FastScratch::walk`]) on VL `vl` (`None`: left to
+    /// [`Acc::fast_sl_turns`]), and its up/down violations.
+    #[inline(never)]
+    fn fast_turns(&mut self, cx: &WalkCtx, lid: Lid, vl: Option<u8>) {
+        let f = &mut self.fast;
+        let ranks = cx.ranks.is_some();
+        let vi = vl.map(|v| f.turns_on(v));
+        // each switch once (pushed when its mask became non-zero); the
+        // masks are OR-ed and violations kept at their lowest LID, so the
+        // order does not matter
+        for k in 0..f.touched.len() {
+            let s = f.touched[k] as usize;
+            let im = std::mem::take(&mut f.inmask[s]);
+            let o = f.out[s];
+            if let Some(i) = vi {
+                f.turns[i].1[cx.topo.base[s] as usize + usize::from(o)] |= im;
+            }
+            let mut down = std::mem::take(&mut f.downin[s]);
+            if !ranks || f.next[s] & UP == 0 {
+                continue;
+            }
+            while down != 0 {
+                let q = down.trailing_zeros() as u8;
+                down &= down - 1;
+                let e = self.updown.entry((s as u32, q, o)).or_insert(lid);
+                *e = (*e).min(lid);
+            }
+        }
+        f.touched.clear();
+    }
+
+    /// The turns toward the destination at target switch `t` when its
+    /// sources use several SLs: each switch's SLs are those of the sources
+    /// upstream (pushed down the in-tree from each forwarding source,
+    /// stopping where a switch already has them all), and its turn is on
+    /// each one's VL — what the exact pass's per-SL marking (`turns.rs`)
+    /// finds. The sources' SLs are read again here rather than kept by
+    /// [`Acc::fast_destination`] for every destination: few take this way.
+    #[inline(never)]
+    fn fast_sl_turns(
+        &mut self,
+        cx: &WalkCtx,
+        ft: &FastTables,
+        lid: Lid,
+        is_end: bool,
+        sources: &[u32],
+    ) {
+        let Some(t) = cx.topo.target[lid as usize].map(|g| g.sw as usize) else {
+            return;
+        };
+        let n = self.st.len();
+        let f = &mut self.fast;
+        for &s in sources {
+            let si = s as usize;
+            let w = if is_end {
+                ft.weight[si] - u32::from(si == t)
+            } else {
+                1
+            };
+            if w == 0 || si == t {
+                continue;
+            }
+            let x = super::super::path_sls(cx, &self.slblk, n, s, lid);
+            let mut cur = si;
+            while f.slm[cur] & x != x {
+                f.slm[cur] |= x;
+                if cur == t {
+                    break;
+                }
+                cur = (f.next[cur] >> 9) as usize;
+            }
+        }
+        for m in 0..f.slm.len() {
+            let mut sls = std::mem::take(&mut f.slm[m]);
+            if sls == 0 || m == t {
+                continue;
+            }
+            let h = f.next[m];
+            let to = (h >> 9) as usize;
+            if to == t {
+                continue;
+            }
+            let at = ft.ports[to].0 as usize + usize::from(f.out[to]);
+            let bit = 1u64 << (h & 0xFF);
+            let mut vls = 0u16;
+            while sls != 0 {
+                vls |= 1 << ft.vl_of_sl[sls.trailing_zeros() as usize];
+                sls &= sls - 1;
+            }
+            while vls != 0 {
+                let i = f.turns_on(vls.trailing_zeros() as u8);
+                vls &= vls - 1;
+                f.turns[i].1[at] |= bit;
+            }
+        }
+    }
+
+    /// Moves the fast path's turn masks into the turn sets (per VL, on
+    /// the VL they come in on), once all destinations are done.
+    pub fn flush_fast(&mut self, cx: &WalkCtx) {
+        let topo = cx.topo;
+        for (vl, turns) in std::mem::take(&mut self.fast.turns) {
+            for s in 0..topo.num_switches() {
+                let b = topo.base[s] as usize;
+                for o in 0..topo.num_ports(s) {
+                    let mut m = turns[b + o];
+                    while m != 0 {
+                        let q = m.trailing_zeros() as u8;
+                        m &= m - 1;
+                        self.turns.insert((vl, vl), topo.turn_bit(s, q, o as u8));
+                    }
+                }
+            }
+        }
+    }
+}
