@@ -14,7 +14,7 @@ use crate::cli::common::Global;
 use crate::error::Result;
 use crate::model::incremental::IncrementalSummary;
 use crate::model::state::{State, StateOptions, lfts_digest};
-use crate::model::{Fabric, Lfts, LidMap, Note, Routing};
+use crate::model::{Fabric, Lfts, LidMap, Note, OutFile, Routing};
 use crate::route::incremental::{self, Previous, Restore};
 
 /// Options of incremental compilation.
@@ -195,6 +195,10 @@ fn load(
     (fabric, lids): (&Fabric, &LidMap),
     routing: &Routing,
 ) -> std::result::Result<Loaded, String> {
+    if !dir.join(OutFile::State.name()).is_file() {
+        // refused before its image is read (says which file is missing)
+        crate::parse::state::read_state(dir)?;
+    }
     // the state and the image are independent reads: overlap them
     let (st, tables) = rayon::join(
         || crate::parse::state::read_state(dir),
