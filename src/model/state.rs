@@ -29,6 +29,10 @@ pub struct StateOptions {
     pub node_order: Option<String>,
     pub vls: u8,
     pub lmc: Option<u8>,
+    /// `--dmodc-variant` when it is not the default (`spread`); absent for
+    /// every other run, so their states keep their bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dmodc_variant: Option<String>,
 }
 
 /// A node: GUID, kind (0 switch, 1 CA, 2 router), NumPorts, and its ports
@@ -112,6 +116,7 @@ impl State {
                 node_order: None,
                 vls: 1,
                 lmc: None,
+                dmodc_variant: None,
             },
             fabric_fingerprint: crate::io::hex(&super::image::fabric_fingerprint(fabric)),
             lfts_digest: String::new(),

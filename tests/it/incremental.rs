@@ -410,6 +410,35 @@ fn state_missing_corrupt_or_of_another_version_is_ignored() {
     assert_ignored(dir, &topo, &faults, "--engine dmodc", "is missing");
 }
 
+/// Dmodc's variant shapes its tables: a state made with the paper's
+/// formulas is not reused by the default `spread` run, nor the reverse.
+#[test]
+fn state_of_another_dmodc_variant_is_ignored() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let (topo, faults) = prev_run(dir, "--engine dmodc --dmodc-variant paper");
+    assert_ignored(dir, &topo, &faults, "--engine dmodc", "other options");
+    let (code, err) = with_previous(
+        dir,
+        &topo,
+        &faults,
+        "--engine dmodc --dmodc-variant paper",
+        "same",
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("note[R021]"), "{err}");
+    std::fs::remove_dir_all(dir.join("prev")).unwrap();
+    assert_eq!(compile(dir, &topo, None, "--engine dmodc", "prev", &[]), 0);
+    assert_ignored(
+        dir,
+        &topo,
+        &faults,
+        "--engine dmodc --dmodc-variant paper",
+        "other options",
+    );
+}
+
 #[test]
 fn state_of_another_engine_options_or_fabric_is_ignored() {
     let tmp = tempfile::tempdir().unwrap();

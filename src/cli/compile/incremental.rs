@@ -67,6 +67,8 @@ pub(super) fn state_options(args: &CompileArgs, job: &Job) -> StateOptions {
         }),
         vls: job.vls,
         lmc: args.lmc,
+        dmodc_variant: (args.engine == "dmodc" && args.dmodc_variant == super::DmodcVariant::Paper)
+            .then(|| "paper".into()),
     }
 }
 
