@@ -148,14 +148,14 @@ pub fn write_image(
         (field::TABLES, l.tables),
         (
             field::FILE_LEN,
-            l.file_len + vl_bytes.as_ref().map_or(0, image_vl::Section::len),
+            l.file_len + vl_bytes.as_ref().map_or(0, image_vl::Section::byte_len),
         ),
     ] {
         put(at, &(v as u64).to_le_bytes());
     }
     if let Some(v) = &vl_bytes {
         put(field::VL_SECTION, &(l.file_len as u64).to_le_bytes());
-        put(field::VL_LEN, &(v.len() as u64).to_le_bytes());
+        put(field::VL_LEN, &(v.byte_len() as u64).to_le_bytes());
     }
     put(field::FINGERPRINT, fingerprint);
     put(field::DIGEST, &digest);

@@ -36,23 +36,11 @@ fn put(buf: &mut [u8], at: usize, bytes: &[u8]) {
     buf[at..at + bytes.len()].copy_from_slice(bytes);
 }
 
-/// The section's bytes: head, switch directory, SL2VL tables, then the
-/// path-SL rows from a 64-byte boundary (relative to the section, which
-/// itself starts on one).
-pub fn encode(vl: &ImageVl) -> Vec<u8> {
-    let s = Section::of(vl);
-    let mut buf = Vec::with_capacity(s.len());
-    buf.extend_from_slice(&s.head);
-    for row in s.rows {
-        buf.extend_from_slice(row);
-    }
-    buf
-}
-
-/// The section as [`encode`] lays it out, with the path-SL rows (one byte
-/// per switch and LID, as large as the LFTs) left where the plan holds
-/// them: the writer hashes and writes them in place rather than through a
-/// copy of their size.
+/// The section: head, switch directory, SL2VL tables, then the path-SL
+/// rows from a 64-byte boundary (relative to the section, which itself
+/// starts on one). The rows (one byte per switch and LID, as large as the
+/// LFTs) stay where the plan holds them: the writer hashes and writes them
+/// in place rather than through a copy of their size.
 pub struct Section<'a> {
     /// Head, switch directory, SL2VL tables and the padding up to the rows.
     head: Vec<u8>,
@@ -68,13 +56,8 @@ impl<'a> Section<'a> {
     }
 
     /// The section's length in bytes.
-    pub fn len(&self) -> usize {
+    pub fn byte_len(&self) -> usize {
         self.head.len() + self.rows.iter().map(|r| r.len()).sum::<usize>()
-    }
-
-    /// Whether the section has no bytes (never: it has a head).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// SHA-256 of the section's bytes (what `model::image::content_digest`
