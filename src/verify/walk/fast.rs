@@ -60,6 +60,19 @@ pub(crate) struct FastTables {
 }
 
 impl FastTables {
+    /// The `hop` entry of port `p` of switch `s`; `None` when the port is
+    /// beyond the switch's or does not lead to another switch (a route the
+    /// exact pass must judge).
+    #[inline(always)]
+    fn hop_of(&self, s: usize, p: u8) -> Option<u32> {
+        let (base, ports) = self.ports[s];
+        if u32::from(p) >= ports {
+            return None;
+        }
+        let h = self.hop[(base + u32::from(p)) as usize];
+        (h != NONE).then_some(h)
+    }
+
     /// The tables, or `None` where the fast path does not apply: real
     /// per-port SL2VL tables, switches of more than 64 ports, or tables
     /// of another switch count.
@@ -211,14 +224,9 @@ impl FastScratch {
             }
             self.depth[cur] = ON_STACK;
             let p = col[cur];
-            let (base, ports) = ft.ports[cur];
-            if u32::from(p) >= ports {
+            let Some(h) = ft.hop_of(cur, p) else {
                 return false;
-            }
-            let h = ft.hop[(base + u32::from(p)) as usize];
-            if h == NONE {
-                return false;
-            }
+            };
             self.stack.push((cur as u32, h));
             self.out[cur] = p;
             cur = (h >> 9) as usize;
@@ -256,14 +264,7 @@ impl FastScratch {
     #[inline(always)]
     fn one_step(&mut self, ft: &FastTables, col: &[u8], t: usize, src: usize) -> Option<()> {
         let p = col[src];
-        let (base, ports) = ft.ports[src];
-        if u32::from(p) >= ports {
-            return None;
-        }
-        let h = ft.hop[(base + u32::from(p)) as usize];
-        if h == NONE {
-            return None;
-        }
+        let h = ft.hop_of(src, p)?;
         let d = self.depth[(h >> 9) as usize];
         if d >= ON_STACK || d >= ft.hop_limit {
             return None;
