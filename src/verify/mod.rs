@@ -82,6 +82,22 @@ impl VerifyOptions {
             ..VerifyOptions::default()
         }
     }
+
+    /// [`VerifyOptions::promised_by`] with the VL plan (a byte per switch
+    /// and LID) moved out of `routing` rather than copied; hand it back
+    /// with [`VerifyOptions::give_back`] once the check is done.
+    pub fn lent_by(routing: &mut Routing) -> Self {
+        VerifyOptions {
+            up_down_ranks: routing.promise.up_down_ranks.clone(),
+            vl_plan: routing.vl_plan.take(),
+            ..VerifyOptions::default()
+        }
+    }
+
+    /// Returns the VL plan [`VerifyOptions::lent_by`] took.
+    pub fn give_back(self, routing: &mut Routing) {
+        routing.vl_plan = self.vl_plan;
+    }
 }
 
 impl Default for VerifyOptions {

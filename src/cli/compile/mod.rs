@@ -300,16 +300,13 @@ fn verify_routing(
     hop_limit: u32,
     g: &Global,
 ) -> Verdict {
-    // the VL plan (a byte per switch and LID) is lent to the check, not copied
-    let mut opts = VerifyOptions {
+    let opts = VerifyOptions {
         operational_vls: vls,
         hop_limit,
-        up_down_ranks: routing.promise.up_down_ranks.clone(),
-        vl_plan: routing.vl_plan.take(),
-        ..VerifyOptions::default()
+        ..VerifyOptions::lent_by(routing)
     };
     let verdict = verify_tables(fabric, lids, &routing.lfts, &opts);
-    routing.vl_plan = opts.vl_plan.take();
+    opts.give_back(routing);
     if g.quiet || verdict.counts.is_empty() {
         return verdict;
     }
