@@ -2,12 +2,11 @@
 //! colour, look for a root from which the members are as close in G_color
 //! as in G, then build the tree there with Dijkstra (Alg. 5).
 
+use super::dijkstra::build_dijkstra;
 use super::fbtc::Placed;
 use super::state::ColourState;
 use super::topo::SwitchGraph;
-use super::walk::{
-    Avail, Candidates, Scratch, build_dijkstra, connected_in, eccentricities_in, order_by_load,
-};
+use super::walk::{Avail, Candidates, Scratch, connected_in, eccentricities_in, order_by_load};
 use crate::model::Member;
 
 /// Alg. 3; `None` when no colour admits a minimum-height tree (merge next).

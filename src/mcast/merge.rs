@@ -3,13 +3,14 @@
 //! trees that hold its colour on a temporary tree's switches, and build the
 //! virtual group's tree in G_color.
 
+use super::dijkstra::build_dijkstra;
 use super::fbtc::Placed;
 use super::nearest::Proximity;
 use super::state::{ColourState, TreeId};
 use super::topo::{SwitchGraph, UNREACHABLE};
 use super::walk::{
-    Avail, Scratch, attachment_map, build_bottom_up, build_dijkstra, candidate_roots, connected_in,
-    ecc_within, eccentricities, order_by_load,
+    Avail, Scratch, attachment_map, build_bottom_up, candidate_roots, connected_in, ecc_within,
+    eccentricities, order_by_load,
 };
 use crate::model::Member;
 use crate::model::SwIdx;

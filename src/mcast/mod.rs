@@ -12,6 +12,7 @@
 //! (`verify::mcast`) and written (`emit`) exactly as for unicast.
 
 pub mod baseline;
+pub mod dijkstra;
 pub mod fbtc;
 pub mod fctb;
 pub mod merge;
