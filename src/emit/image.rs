@@ -9,8 +9,8 @@ use std::io::{self, Write};
 
 use super::image_vl::{self, ImageVl};
 use crate::model::image::{
-    DIR_ENTRY_LEN, HEADER_LEN, HEADER_LEN_VL, MAGIC, VERSION, VERSION_VL, content_digest_with,
-    field,
+    DIR_ENTRY_LEN, HEADER_LEN, HEADER_LEN_VL, MAGIC, VERSION, VERSION_VL, content_digest_of, field,
+    row_digests,
 };
 use crate::model::{Fabric, Guid, LFT_BLOCK, Lfts};
 
@@ -96,6 +96,22 @@ pub fn write_image(
     lid_guids: &[Guid],
     vl: Option<&ImageVl>,
 ) -> io::Result<()> {
+    write_image_with(out, meta, fingerprint, switches, lid_guids, vl, &mut |_| {})
+}
+
+/// [`write_image`], handing the rows' SHA-256 (switch order) to `rows_hashed`
+/// as soon as they are known, before any byte is written: `compile` makes
+/// the state's tables digest of them (`formats/state.md`), so the tables
+/// are hashed once.
+pub fn write_image_with(
+    out: &mut dyn Write,
+    meta: &str,
+    fingerprint: &[u8; 32],
+    switches: &[ImageSwitch],
+    lid_guids: &[Guid],
+    vl: Option<&ImageVl>,
+    rows_hashed: &mut dyn FnMut(&[[u8; 32]]),
+) -> io::Result<()> {
     if let Some(s) = switches.iter().find(|s| s.lft.len() % LFT_BLOCK != 0) {
         return Err(io::Error::other(format!(
             "switch {}: LFT of {} bytes is not whole blocks",
@@ -126,8 +142,13 @@ pub fn write_image(
         body.extend_from_slice(s.desc.as_bytes());
     }
     body.resize(l.tables - l.dir, 0);
-    let vl_digest = vl_bytes.as_ref().map(|v| || v.digest());
-    let digest = content_digest_with(&body, switches.iter().map(|s| s.lft), vl_digest);
+    let rows: Vec<&[u8]> = switches.iter().map(|s| s.lft).collect();
+    let (vl_digest, row_digests) = rayon::join(
+        || vl_bytes.as_ref().map(image_vl::Section::digest),
+        || row_digests(&rows),
+    );
+    rows_hashed(&row_digests);
+    let digest = content_digest_of(&body, &row_digests, vl_digest);
     let mut head = vec![0u8; l.header_len];
     let mut put = |at: usize, bytes: &[u8]| head[at..at + bytes.len()].copy_from_slice(bytes);
     put(0, &MAGIC);
@@ -188,9 +209,30 @@ pub fn write_image_zstd(
     lid_guids: &[Guid],
     vl: Option<&ImageVl>,
 ) -> io::Result<()> {
+    write_image_zstd_with(out, meta, fingerprint, switches, lid_guids, vl, &mut |_| {})
+}
+
+/// [`write_image_zstd`] handing the rows' digests on ([`write_image_with`]).
+pub fn write_image_zstd_with(
+    out: &mut dyn Write,
+    meta: &str,
+    fingerprint: &[u8; 32],
+    switches: &[ImageSwitch],
+    lid_guids: &[Guid],
+    vl: Option<&ImageVl>,
+    rows_hashed: &mut dyn FnMut(&[[u8; 32]]),
+) -> io::Result<()> {
     let mut enc = zstd::stream::Encoder::new(out, ZSTD_LEVEL)?;
     enc.include_checksum(true)?;
-    write_image(&mut enc, meta, fingerprint, switches, lid_guids, vl)?;
+    write_image_with(
+        &mut enc,
+        meta,
+        fingerprint,
+        switches,
+        lid_guids,
+        vl,
+        rows_hashed,
+    )?;
     enc.finish()?;
     Ok(())
 }

@@ -203,7 +203,6 @@ pub(super) struct CompareWriter {
     old_len: u64,
     len: u64,
     differs: bool,
-    buf: Vec<u8>,
 }
 
 impl CompareWriter {
@@ -221,7 +220,6 @@ impl CompareWriter {
             old,
             old_len,
             len: 0,
-            buf: Vec::new(),
         })
     }
 
@@ -245,15 +243,34 @@ impl Write for CompareWriter {
         if !self.differs
             && let Some(old) = self.old.as_mut()
         {
-            self.buf.resize(data.len(), 0);
-            io::Read::read_exact(old, &mut self.buf)?;
-            self.differs = self.buf != data;
+            self.differs = !equal_next(old, data)?;
         }
         Ok(data.len())
     }
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
+}
+
+/// Whether the next `data.len()` bytes of `old` equal `data`, compared in
+/// the reader's own buffer: copying them out first was a second pass over
+/// the 88 MB of an unchanged route image (issue 17). The caller knows
+/// `old` is at least as long.
+fn equal_next(old: &mut io::BufReader<std::fs::File>, mut data: &[u8]) -> io::Result<bool> {
+    use io::BufRead;
+    while !data.is_empty() {
+        let have = old.fill_buf()?;
+        if have.is_empty() {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        let n = have.len().min(data.len());
+        if have[..n] != data[..n] {
+            return Ok(false);
+        }
+        old.consume(n);
+        data = &data[n..];
+    }
+    Ok(true)
 }
 
 /// Make depfile text: `targets : inputs`, spaces escaped `\ `, `$` as `$$`

@@ -89,19 +89,28 @@ pub fn content_digest_with<'a>(
     rows: impl Iterator<Item = &'a [u8]>,
     vl_digest: Option<impl FnOnce() -> [u8; 32] + Send>,
 ) -> [u8; 32] {
-    use rayon::prelude::*;
     let rows: Vec<&[u8]> = rows.collect();
-    let (vl, row_digests) = rayon::join(
-        || vl_digest.map(|f| f()),
-        || -> Vec<[u8; 32]> {
-            rows.par_iter()
-                .map(|r| sha2::Sha256::digest(r).into())
-                .collect()
-        },
-    );
+    let (vl, row_digests) = rayon::join(|| vl_digest.map(|f| f()), || row_digests(&rows));
+    content_digest_of(body, &row_digests, vl)
+}
+
+/// The SHA-256 of every row, computed in parallel. The writer keeps them:
+/// the state's tables digest is made of the same row digests
+/// (`model::state::lfts_digest_of_rows`), so the 88 MB of tables of the
+/// 27,648-host RLFT are hashed once per compile, not twice (issue 17).
+pub fn row_digests(rows: &[&[u8]]) -> Vec<[u8; 32]> {
+    use rayon::prelude::*;
+    rows.par_iter()
+        .map(|r| sha2::Sha256::digest(r).into())
+        .collect()
+}
+
+/// [`content_digest`] from the rows' digests ([`row_digests`], directory
+/// order) and the VL section's SHA-256.
+pub fn content_digest_of(body: &[u8], row_digests: &[[u8; 32]], vl: Option<[u8; 32]>) -> [u8; 32] {
     let mut h = sha2::Sha256::new();
     h.update(sha2::Sha256::digest(body));
-    for d in &row_digests {
+    for d in row_digests {
         h.update(d);
     }
     if let Some(v) = vl {

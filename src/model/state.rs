@@ -12,12 +12,14 @@
 use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
-use super::{Fabric, FabricBuilder, Guid, Lfts, LidMap, NodeKind, NodeSpec};
+use super::{Fabric, FabricBuilder, Guid, Lfts, NodeKind, NodeSpec};
 
 /// The `format` field of every state file.
 pub const STATE_FORMAT: &str = "routec-state";
-/// The version this build writes and reads; any other is ignored.
-pub const STATE_VERSION: u32 = 1;
+/// The version this build writes and reads; any other is ignored. Version
+/// 2 changed only `lfts_digest` (from one SHA-256 pass over the tables to
+/// a SHA-256 of the rows' SHA-256, which the route image computes anyway).
+pub const STATE_VERSION: u32 = 2;
 
 /// The options that shape an engine's tables: a state made with other
 /// options is not reused.
@@ -73,9 +75,9 @@ pub struct State {
 
 impl State {
     /// The state of a run over `fabric` (LIDs final) with tables `lfts`.
-    pub fn of(fabric: &Fabric, lids: &LidMap, lfts: &Lfts) -> State {
+    pub fn of(fabric: &Fabric, lfts: &Lfts) -> State {
         let mut st = State::of_fabric(fabric);
-        st.lfts_digest = lfts_digest(fabric, lids, lfts);
+        st.lfts_digest = lfts_digest(fabric, lfts);
         st
     }
 
@@ -161,18 +163,32 @@ impl State {
     }
 }
 
-/// SHA-256 (hex) of the tables: per switch in GUID order its GUID and its
-/// entries for LIDs `0..=max LID`. Independent of switch order, so the
-/// tables read back from the route image give the same digest.
-pub fn lfts_digest(fabric: &Fabric, lids: &LidMap, lfts: &Lfts) -> String {
-    let mut order: Vec<usize> = (0..fabric.num_switches()).collect();
-    order.sort_unstable_by_key(|&s| fabric.node(fabric.switches()[s]).guid);
-    let top = (lids.max_lid() as usize + 1).min(lfts.stride());
+/// SHA-256 (hex) of the tables (`formats/state.md`, `lfts_digest`): of
+/// `routec-lfts-v2`, then per switch in GUID order its GUID and the
+/// SHA-256 of its row, whole 64-entry blocks as the route image stores it.
+/// Independent of switch order, so the tables read back from the route
+/// image give the same digest; rows hash in parallel.
+pub fn lfts_digest(fabric: &Fabric, lfts: &Lfts) -> String {
+    let rows: Vec<&[u8]> = (0..fabric.num_switches()).map(|s| lfts.row(s)).collect();
+    let digests = super::image::row_digests(&rows);
+    lfts_digest_of_rows(switch_guids(fabric).zip(digests))
+}
+
+/// [`lfts_digest`] from each switch's GUID and its row's SHA-256, in any
+/// order: what the route image writer computed (`emit::image`).
+pub fn lfts_digest_of_rows(rows: impl Iterator<Item = (Guid, [u8; 32])>) -> String {
+    let mut rows: Vec<(Guid, [u8; 32])> = rows.collect();
+    rows.sort_unstable_by_key(|r| r.0);
     let mut h = sha2::Sha256::new();
-    h.update(b"routec-lfts-v1");
-    for s in order {
-        h.update(fabric.node(fabric.switches()[s]).guid.0.to_le_bytes());
-        h.update(&lfts.row(s)[..top]);
+    h.update(b"routec-lfts-v2");
+    for (guid, digest) in rows {
+        h.update(guid.0.to_le_bytes());
+        h.update(digest);
     }
     crate::io::hex(&h.finalize())
+}
+
+/// The GUID of every switch, in switch order.
+pub fn switch_guids(fabric: &Fabric) -> impl Iterator<Item = Guid> + '_ {
+    fabric.switches().iter().map(|&n| fabric.node(n).guid)
 }

@@ -400,7 +400,7 @@ fn state_missing_corrupt_or_of_another_version_is_ignored() {
     write_state(dir, &String::from_utf8(cut).unwrap());
     assert_ignored(dir, &topo, &faults, "--engine dmodc", "corrupt");
     let json = String::from_utf8(zstd::decode_all(&good[..]).unwrap()).unwrap();
-    write_state(dir, &json.replacen("\"version\":1", "\"version\":99", 1));
+    write_state(dir, &json.replacen("\"version\":2", "\"version\":99", 1));
     assert_ignored(dir, &topo, &faults, "--engine dmodc", "state version 99");
     // a link naming a node that does not exist
     let bad = json.replacen("\"links\":[[", "\"links\":[[999999,1,0,1],[", 1);

@@ -50,6 +50,7 @@ mod shell_docs;
 mod sssp;
 mod sssp_quality;
 mod sssp_reroute;
+mod state_digest;
 mod verify;
 mod vl_layering;
 mod vtftr;

@@ -13,7 +13,7 @@ use super::job::Job;
 use crate::cli::common::Global;
 use crate::error::Result;
 use crate::model::incremental::IncrementalSummary;
-use crate::model::state::{State, StateOptions, lfts_digest};
+use crate::model::state::{State, StateOptions, lfts_digest_of_rows};
 use crate::model::{Fabric, Lfts, LidMap, Note, OutFile, Routing};
 use crate::route::incremental::{self, Previous, Restore};
 
@@ -244,9 +244,9 @@ fn load(
     let aligned = tables
         .align(&prev, &prev_lids)
         .map_err(|g| format!("the tables name switch {g}, which the state lacks"))?;
-    // hashing the tables is one serial pass: it runs beside the rest
+    // the rows as the image stores them hash in parallel, beside the rest
     let (same_tables, loaded) = rayon::join(
-        || lfts_digest(&prev, &prev_lids, &aligned.lfts) == st.lfts_digest,
+        || tables_digest(&tables) == st.lfts_digest,
         || {
             lay_over(
                 &st,
@@ -261,6 +261,14 @@ fn load(
         return Err("the tables in the directory are not the ones the state describes".into());
     }
     Ok(loaded)
+}
+
+/// The state's `lfts_digest` of the tables read from the previous
+/// directory (`formats/state.md`), their rows hashed in parallel.
+fn tables_digest(tables: &crate::model::table_set::TableSet) -> String {
+    let rows: Vec<&[u8]> = (0..tables.switches.len()).map(|i| tables.lft(i)).collect();
+    let digests = crate::model::image::row_digests(&rows);
+    lfts_digest_of_rows(tables.switches.iter().map(|t| t.guid).zip(digests))
 }
 
 /// The previous run's tables and cabling laid over the new fabric.

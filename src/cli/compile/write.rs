@@ -36,12 +36,15 @@ pub(super) fn write_outputs(
     // What `compile --previous` reads next time, beside the image: packed
     // on a second thread while the image and dumps are written (it is a
     // fabric-sized JSON through zstd: 70 ms on the 27,648-host RLFT).
+    // The state's tables digest is made of the image's row digests: the
+    // image hands them over the channel as soon as it has hashed its rows.
     let state = std::thread::scope(|sc| -> Result<_> {
+        let (rows_tx, rows_rx) = std::sync::mpsc::sync_channel(1);
         let packing = job
             .wants(Emit::Image)
-            .then(|| sc.spawn(|| packed_state(args, job, run)));
+            .then(|| sc.spawn(|| packed_state(args, job, run, rows_rx)));
         if job.wants(Emit::Image) {
-            stage_image(&mut set, args, job, run, &fingerprint)?;
+            stage_image(&mut set, args, job, run, &fingerprint, rows_tx)?;
         }
         if job.wants(Emit::Opensm) {
             stage_opensm(&mut set, run)?;
@@ -96,11 +99,22 @@ pub(super) fn write_outputs(
     Ok(Outcome::Clean)
 }
 
-/// The state file's bytes (`formats/state.md`).
-fn packed_state(args: &CompileArgs, job: &Job, run: &Run) -> std::io::Result<Vec<u8>> {
+/// The state file's bytes (`formats/state.md`), its tables digest made of
+/// the rows' digests the image writer sends on `rows` (switch order). When
+/// the image fails before hashing, the digest is left empty: the run fails
+/// with the image's error and writes nothing.
+fn packed_state(
+    args: &CompileArgs,
+    job: &Job,
+    run: &Run,
+    rows: std::sync::mpsc::Receiver<Vec<[u8; 32]>>,
+) -> std::io::Result<Vec<u8>> {
+    use crate::model::state::{lfts_digest_of_rows, switch_guids};
     let st = super::incremental::state_of(args, job, run);
-    crate::emit::state::pack_state(st, || {
-        crate::model::state::lfts_digest(&run.fabric, &run.lids, &run.routing.lfts)
+    crate::emit::state::pack_state(st, move || {
+        rows.recv()
+            .map(|d| lfts_digest_of_rows(switch_guids(&run.fabric).zip(d)))
+            .unwrap_or_default()
     })
 }
 
@@ -161,6 +175,7 @@ fn stage_image(
     job: &Job,
     run: &Run,
     fingerprint: &[u8; 32],
+    rows_hashed: std::sync::mpsc::SyncSender<Vec<[u8; 32]>>,
 ) -> Result<()> {
     let meta = image_meta(args, job);
     let sw = image::switches_of(&run.fabric, &run.routing.lfts);
@@ -175,11 +190,14 @@ fn stage_image(
     } else {
         (OutFile::Image, OutFile::ImageZst)
     };
+    // the receiver is gone only when the state packing failed, which
+    // reports its own error
+    let mut send = |d: &[[u8; 32]]| drop(rows_hashed.send(d.to_vec()));
     set.stage(file.name(), |w| {
         if args.compress {
-            image::write_image_zstd(w, &meta, fingerprint, &sw, &lg, vl.as_ref())
+            image::write_image_zstd_with(w, &meta, fingerprint, &sw, &lg, vl.as_ref(), &mut send)
         } else {
-            image::write_image(w, &meta, fingerprint, &sw, &lg, vl.as_ref())
+            image::write_image_with(w, &meta, fingerprint, &sw, &lg, vl.as_ref(), &mut send)
         }
     })?;
     set.remove_stale(stale.name());
