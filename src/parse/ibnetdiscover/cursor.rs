@@ -131,9 +131,9 @@ impl<'a> Cursor<'a> {
             );
         }
         self.pos = end;
-        u64::from_str_radix(digits, 16)
+        hex_u64(digits.as_bytes())
             .map(Guid)
-            .map_err(|_| LineError::new(start, digits.len(), "a GUID (1 to 16 hex digits)"))
+            .ok_or_else(|| LineError::new(start, digits.len(), "a GUID (1 to 16 hex digits)"))
     }
 
     /// `"text"`: returns the text and its offset. Ids never contain `"`.
@@ -184,6 +184,24 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// 1 to 16 hex digits, any case, as a number, in one pass: a validating
+/// pass then `from_str_radix` was a tenth of classifying a port line, two
+/// GUIDs a line (issue 17). `None` for anything else.
+pub fn hex_u64(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() || digits.len() > 16 {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |v, &b| {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            b'A'..=b'F' => b - b'A' + 10,
+            _ => return None,
+        };
+        Some(v << 4 | u64::from(d))
+    })
+}
+
 /// A number as `strtoull(s, 0)` reads it: `0x` hex, leading `0` octal,
 /// else decimal (ibsim's directives go through it).
 pub fn c_number(s: &str) -> Option<u64> {
@@ -213,6 +231,23 @@ mod tests {
         assert_eq!(e.found, "`9c05<redacted>`");
         let mut c = Cursor::new("00000000000000001)");
         assert!(c.guid().is_err());
+    }
+
+    #[test]
+    fn hex_digits_as_guid_parse_reads_them() {
+        for s in [
+            "0",
+            "f",
+            "FFFFffffFFFFffff",
+            "0002c903007b78b0",
+            "1234567890abcdef",
+        ] {
+            let want = u64::from_str_radix(s, 16).ok();
+            assert_eq!(hex_u64(s.as_bytes()), want, "{s}");
+        }
+        for s in ["", "x", "12g4", "00000000000000001", "-1", "+1", " 1"] {
+            assert_eq!(hex_u64(s.as_bytes()), None, "{s:?}");
+        }
     }
 
     #[test]
