@@ -90,6 +90,13 @@ impl FabricBuilder {
         }
     }
 
+    /// Room for `ports` more ports (port 0 included), for a parser that
+    /// knows the count: growing the flat vector node by node copied it
+    /// again and again (issue 17).
+    pub fn reserve_ports(&mut self, ports: usize) {
+        self.ports.reserve(ports);
+    }
+
     /// Number of nodes added so far.
     pub fn num_nodes(&self) -> usize {
         self.nodes.len()

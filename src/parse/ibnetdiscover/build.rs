@@ -42,6 +42,7 @@ pub fn build(mut r: Records<'_>) -> Result<(Fabric, Vec<String>)> {
         ));
     }
     let mut b = FabricBuilder::with_capacity(r.nodes.len());
+    b.reserve_ports(r.nodes.iter().map(|n| n.num_ports as usize + 1).sum());
     for n in &r.nodes {
         add_node(&r, &mut b, n)?;
     }

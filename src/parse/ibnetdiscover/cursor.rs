@@ -4,7 +4,7 @@
 //! column so that every failure becomes a [`LineError`] pointing at the
 //! offending byte (the caller adds the line's offset in the file).
 
-use nom::character::complete::{digit1, hex_digit1};
+use nom::character::complete::hex_digit1;
 
 use crate::model::Guid;
 
@@ -59,8 +59,8 @@ impl<'a> Cursor<'a> {
 
     /// Skips spaces and TABs (separators are optional: PuTTY logs lose them).
     pub fn ws(&mut self) {
-        let r = self.rest();
-        self.pos += r.len() - r.trim_start_matches([' ', '\t']).len();
+        let b = &self.line.as_bytes()[self.pos.min(self.line.len())..];
+        self.pos += b.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
     }
 
     /// Consumes `s` if the rest starts with it.
@@ -95,13 +95,20 @@ impl<'a> Cursor<'a> {
     /// A decimal integer no larger than `max`.
     pub fn uint(&mut self, max: u64, what: &str) -> LineResult<u64> {
         let start = self.pos;
-        let res: nom::IResult<&str, &str> = digit1(self.rest());
-        let Ok((_, digits)) = res else {
+        let rest = self.rest();
+        let len = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if len == 0 {
             return Err(self.error(what));
-        };
-        self.pos += digits.len();
-        match digits.parse::<u64>() {
-            Ok(v) if v <= max => Ok(v),
+        }
+        let digits = &rest[..len];
+        self.pos += len;
+        // digit by digit, `None` past u64 as `str::parse` (issue 17: its
+        // generic radix loop was a tenth of classifying a port line)
+        let value = digits.bytes().try_fold(0u64, |v, d| {
+            v.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        });
+        match value {
+            Some(v) if v <= max => Ok(v),
             _ => Err(
                 LineError::new(start, digits.len(), format!("{what} (at most {max})"))
                     .found(format!("`{digits}`")),
@@ -266,5 +273,15 @@ mod tests {
         assert_eq!(c.rest(), "\t");
         let mut c = Cursor::new("[300]");
         assert!(c.port_number("port").is_err());
+        let mut c = Cursor::new(" \t 18446744073709551615x");
+        c.ws();
+        assert_eq!(c.uint(u64::MAX, "n"), Ok(u64::MAX));
+        assert_eq!(c.rest(), "x");
+        let mut c = Cursor::new("18446744073709551616");
+        let e = c.uint(u64::MAX, "n").unwrap_err();
+        assert_eq!(
+            (e.at, e.len, e.found.as_str()),
+            (0, 20, "`18446744073709551616`")
+        );
     }
 }
