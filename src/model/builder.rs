@@ -55,10 +55,19 @@ pub enum Linked {
 }
 
 /// Accumulates nodes and cables; [`FabricBuilder::build`] freezes them.
+///
+/// Ports live in one flat vector, as in [`Fabric`]: node `n`'s ports
+/// 0..=num_ports from `port_start[n]` (issue 17: a vector per node was
+/// 30,528 allocations for the 27,648-host RLFT and a copy of every port at
+/// `build`). A node that grows ([`FabricBuilder::add_ports`]) and is not the
+/// last one moves its ports to the end, leaving a hole that `build` drops.
 #[derive(Default, Debug)]
 pub struct FabricBuilder {
     nodes: Vec<Node>,
-    ports: Vec<Vec<Port>>,
+    port_start: Vec<u32>,
+    ports: Vec<Port>,
+    /// Whether some ports were moved (the vector holds dead slots).
+    holes: bool,
     by_guid: GuidMap<NodeIdx>,
 }
 
@@ -74,9 +83,18 @@ impl FabricBuilder {
     pub fn with_capacity(nodes: usize) -> Self {
         FabricBuilder {
             nodes: Vec::with_capacity(nodes),
-            ports: Vec::with_capacity(nodes),
+            port_start: Vec::with_capacity(nodes),
+            ports: Vec::new(),
+            holes: false,
             by_guid: GuidMap::with_capacity_and_hasher(nodes, Default::default()),
         }
+    }
+
+    /// Room for `ports` more ports (port 0 included), for a parser that
+    /// knows the count: growing the flat vector node by node copied it
+    /// again and again (issue 17).
+    pub fn reserve_ports(&mut self, ports: usize) {
+        self.ports.reserve(ports);
     }
 
     /// Number of nodes added so far.
@@ -94,8 +112,7 @@ impl FabricBuilder {
         }
         let idx = NodeIdx(self.nodes.len() as u32);
         self.by_guid.insert(spec.guid, idx);
-        self.ports
-            .push(vec![Port::default(); spec.num_ports as usize + 1]);
+        self.push_ports(spec.num_ports as usize + 1);
         self.nodes.push(Node {
             kind: spec.kind,
             guid: spec.guid,
@@ -133,9 +150,32 @@ impl FabricBuilder {
                 num_ports: node.num_ports,
             });
         }
+        let old = node.num_ports as usize + 1;
         node.num_ports = total as u8;
-        self.ports[n.ix()].resize(total as usize + 1, Port::default());
+        let start = self.port_start[n.ix()] as usize;
+        if start + old != self.ports.len() {
+            // not the last ports: move them to the end
+            self.ports.extend_from_within(start..start + old);
+            self.port_start[n.ix()] = (self.ports.len() - old) as u32;
+            self.holes = true;
+        }
+        self.ports.resize(
+            self.ports.len() + (total as usize + 1 - old),
+            Port::default(),
+        );
         Ok(())
+    }
+
+    /// Starts the next node's ports: `count` unconnected ports at the end.
+    fn push_ports(&mut self, count: usize) {
+        self.port_start.push(self.ports.len() as u32);
+        self.ports.resize(self.ports.len() + count, Port::default());
+    }
+
+    /// The ports of node `n` in the flat vector.
+    fn port_range(&self, n: NodeIdx) -> std::ops::Range<usize> {
+        let start = self.port_start[n.ix()] as usize;
+        start..start + self.nodes[n.ix()].num_ports as usize + 1
     }
 
     /// A node's attributes.
@@ -146,14 +186,15 @@ impl FabricBuilder {
     /// Mutable access to port `p` of node `n` (GUID, LID, width, speed).
     pub fn port_mut(&mut self, n: NodeIdx, p: PortNum) -> Result<&mut Port, BuildError> {
         let num_ports = self.nodes[n.ix()].num_ports;
-        self.ports[n.ix()]
+        let range = self.port_range(n);
+        self.ports[range]
             .get_mut(p as usize)
             .ok_or(BuildError::PortOutOfRange { port: p, num_ports })
     }
 
     /// Port `p` of node `n`.
     pub fn port(&self, n: NodeIdx, p: PortNum) -> Option<&Port> {
-        self.ports[n.ix()].get(p as usize)
+        self.ports[self.port_range(n)].get(p as usize)
     }
 
     /// Cables port `pa` of `a` to port `pb` of `b`. Connecting a cable that
@@ -186,24 +227,27 @@ impl FabricBuilder {
                 });
             }
         }
-        self.ports[a.ix()][pa as usize].peer = Some(want_a);
-        self.ports[b.ix()][pb as usize].peer = Some(want_b);
+        self.port_mut(a, pa)?.peer = Some(want_a);
+        self.port_mut(b, pb)?.peer = Some(want_b);
         Ok(Linked::New)
     }
 
     /// Freezes the fabric. Switch ports inherit the port-0 GUID (the node
     /// GUID when the input gave none), as on real switches.
-    pub fn build(self) -> Fabric {
-        let mut port_start = Vec::with_capacity(self.nodes.len() + 1);
-        let total: usize = self.ports.iter().map(Vec::len).sum();
-        let mut ports = Vec::with_capacity(total);
+    pub fn build(mut self) -> Fabric {
+        if self.holes {
+            self.compact();
+        }
+        let mut port_start = self.port_start;
+        port_start.push(self.ports.len() as u32);
+        let mut ports = self.ports;
         let mut switches = Vec::new();
         let mut switch_of = Vec::with_capacity(self.nodes.len());
         let mut by_port_guid =
             GuidMap::with_capacity_and_hasher(self.nodes.len(), Default::default());
-        for (i, (node, mut node_ports)) in self.nodes.iter().zip(self.ports).enumerate() {
+        for (i, node) in self.nodes.iter().enumerate() {
             let n = NodeIdx(i as u32);
-            port_start.push(ports.len() as u32);
+            let node_ports = &mut ports[port_start[i] as usize..port_start[i + 1] as usize];
             if node.kind == NodeKind::Switch {
                 switch_of.push(switches.len() as u32);
                 switches.push(n);
@@ -222,9 +266,7 @@ impl FabricBuilder {
                     }
                 }
             }
-            ports.extend(node_ports);
         }
-        port_start.push(ports.len() as u32);
         Fabric {
             nodes: self.nodes,
             port_start,
@@ -234,6 +276,20 @@ impl FabricBuilder {
             by_guid: self.by_guid,
             by_port_guid,
         }
+    }
+
+    /// Drops the slots [`FabricBuilder::add_ports`] left behind: every
+    /// node's ports in node order, contiguous.
+    fn compact(&mut self) {
+        let total = self.nodes.iter().map(|n| n.num_ports as usize + 1).sum();
+        let mut ports = Vec::with_capacity(total);
+        for i in 0..self.nodes.len() {
+            let range = self.port_range(NodeIdx(i as u32));
+            self.port_start[i] = ports.len() as u32;
+            ports.extend_from_slice(&self.ports[range]);
+        }
+        self.ports = ports;
+        self.holes = false;
     }
 }
 
@@ -248,12 +304,9 @@ impl Fabric {
             b.by_guid
                 .insert(self.node(n).guid, NodeIdx(b.nodes.len() as u32));
             b.nodes.push(self.node(n).clone());
-            let ports = self
-                .ports(n)
-                .iter()
-                .map(|p| Port { peer: None, ..*p })
-                .collect();
-            b.ports.push(ports);
+            b.port_start.push(b.ports.len() as u32);
+            b.ports
+                .extend(self.ports(n).iter().map(|p| Port { peer: None, ..*p }));
         }
         for n in self.node_indices() {
             let nn = new_idx[n.ix()];
@@ -264,7 +317,8 @@ impl Fabric {
                 if let Some(peer) = port.peer {
                     let pn = new_idx[peer.node.ix()];
                     if pn != u32::MAX {
-                        b.ports[nn as usize][p].peer = Some(Peer {
+                        let at = b.port_start[nn as usize] as usize + p;
+                        b.ports[at].peer = Some(Peer {
                             node: NodeIdx(pn),
                             port: peer.port,
                         });
@@ -339,6 +393,42 @@ mod tests {
         assert_eq!(f.port_by_guid(Guid(11)), Some((h, 1)));
         assert_eq!(f.port_by_guid(Guid(2)), Some((s2, 0)));
         assert_eq!(f.port(s2, 3).guid, Guid(2));
+    }
+
+    /// A node that grows after others were added keeps its cables and
+    /// attributes, and the others theirs (its ports move to the end of the
+    /// flat vector, then `build` closes the hole).
+    #[test]
+    fn ports_added_to_an_early_node_keep_every_cable() {
+        let (mut b, s1, s2) = two_switches();
+        let h = b
+            .add_node(NodeSpec::new(NodeKind::Ca, Guid(10), 1, "h"))
+            .unwrap();
+        b.port_mut(h, 1).unwrap().guid = Guid(11);
+        b.connect(s1, 1, s2, 1).unwrap();
+        b.connect(h, 1, s2, 4).unwrap();
+        b.add_ports(s1, 2).unwrap();
+        b.port_mut(s1, 3).unwrap().lid = 7;
+        b.connect(s1, 6, s2, 2).unwrap();
+        b.add_ports(s2, 1).unwrap();
+        b.connect(s2, 5, s1, 5).unwrap();
+        assert_eq!(b.port(s1, 7), None);
+        let f = b.build();
+        assert_eq!(f.ports(s1).len(), 7);
+        assert_eq!(f.ports(s2).len(), 6);
+        assert_eq!(f.ports(h).len(), 2);
+        assert_eq!(f.port(s1, 3).lid, 7);
+        assert_eq!(f.port_by_guid(Guid(11)), Some((h, 1)));
+        let links: Vec<_> = f.links().collect();
+        assert_eq!(
+            links,
+            vec![
+                (s1, 1, s2, 1),
+                (s1, 5, s2, 5),
+                (s1, 6, s2, 2),
+                (s2, 4, h, 1)
+            ]
+        );
     }
 
     #[test]

@@ -42,6 +42,7 @@ pub fn build(mut r: Records<'_>) -> Result<(Fabric, Vec<String>)> {
         ));
     }
     let mut b = FabricBuilder::with_capacity(r.nodes.len());
+    b.reserve_ports(r.nodes.iter().map(|n| n.num_ports as usize + 1).sum());
     for n in &r.nodes {
         add_node(&r, &mut b, n)?;
     }
@@ -66,11 +67,11 @@ pub fn build(mut r: Records<'_>) -> Result<(Fabric, Vec<String>)> {
             }
             Ok(Linked::AlreadyThere) => line_of[slot_start[a] + pa as usize] = i as u32,
             Err(BuildError::SamePort) => {
-                let at = pr.line_off + pr.line.remote_at;
+                let at = pr.line_off + pr.reread(r.text).map_or(0, |l| l.remote_at);
                 return Err(r
                     .error(
                         at,
-                        pr.line.remote.len(),
+                        pr.remote.len(),
                         "a peer port other than the port itself",
                         "",
                     )
@@ -135,16 +136,16 @@ fn index_names<'a>(r: &Records<'a>) -> Result<Names<'a>> {
 fn add_placeholders<'a>(r: &mut Records<'a>, mut names: Names<'a>) -> Result<usize> {
     use rayon::prelude::*;
     r.ports.par_iter_mut().for_each(|pr| {
-        let k = pr.peer_guid().map_or(Key::Name(pr.line.remote), Key::Guid);
+        let k = pr.peer_guid.map_or(Key::Name(pr.remote), Key::Guid);
         if let Some(&i) = names.get(&k) {
             pr.peer = i;
         }
     });
     let mut made_up = 0;
+    let text = r.text;
     for pr in r.ports.iter_mut().filter(|pr| pr.peer == NO_PEER) {
-        let l = &pr.line;
-        let port = l.remote_port.unwrap_or(1);
-        let k = pr.peer_guid().map_or(Key::Name(l.remote), Key::Guid);
+        let port = pr.remote_port.unwrap_or(1);
+        let k = pr.peer_guid.map_or(Key::Name(pr.remote), Key::Guid);
         if let Some(&i) = names.get(&k) {
             pr.peer = i;
             let n = &mut r.nodes[i as usize];
@@ -153,14 +154,15 @@ fn add_placeholders<'a>(r: &mut Records<'a>, mut names: Names<'a>) -> Result<usi
             }
             continue;
         }
-        let Some(Ok((kind, guid))) = (!r.ibsim).then(|| guid_of_name(l.remote)).flatten() else {
+        let line = pr.reread(text);
+        let Some(Ok((kind, guid))) = (!r.ibsim).then(|| guid_of_name(pr.remote)).flatten() else {
             let e = ParseError::at(
                 r.file,
                 r.text,
-                pr.line_off + l.remote_at,
-                l.remote.len(),
+                pr.line_off + line.map_or(0, |l| l.remote_at),
+                pr.remote.len(),
                 "the id of a node defined in this file",
-                format!("\"{}\"", l.remote),
+                format!("\"{}\"", pr.remote),
             );
             return Err(e.into());
         };
@@ -169,11 +171,11 @@ fn add_placeholders<'a>(r: &mut Records<'a>, mut names: Names<'a>) -> Result<usi
         made_up += 1;
         r.nodes.push(NodeRec {
             kind,
-            id: l.remote,
+            id: pr.remote,
             line_off: pr.line_off,
             line_len: pr.line_len,
             num_ports: port.max(1),
-            desc: l.peer_desc.unwrap_or(""),
+            desc: line.and_then(|l| l.peer_desc).unwrap_or(""),
             guid,
             port0_guid: None,
             vendor_id: None,
@@ -247,10 +249,11 @@ fn add_node(r: &Records<'_>, b: &mut FabricBuilder, n: &NodeRec<'_>) -> Result<(
 fn check_ports(r: &Records<'_>, pr: &PortRec<'_>, bi: usize) -> Result<(u8, u8)> {
     let a = &r.nodes[pr.owner as usize];
     let b = &r.nodes[bi];
-    let pa = pr.line.port;
-    let pb = pr.line.remote_port.unwrap_or(1);
+    let pa = pr.port;
+    let pb = pr.remote_port.unwrap_or(1);
+    let cols = || pr.reread(r.text);
     if pa == 0 || pa > a.num_ports {
-        let at = pr.line_off + pr.line.port_at;
+        let at = pr.line_off + cols().map_or(0, |l| l.port_at);
         let e = r.error(
             at,
             digits(pa),
@@ -263,7 +266,7 @@ fn check_ports(r: &Records<'_>, pr: &PortRec<'_>, bi: usize) -> Result<(u8, u8)>
         return Err(e.into());
     }
     if pb == 0 || pb > b.num_ports {
-        let at = pr.line_off + pr.line.remote_port_at + 1;
+        let at = pr.line_off + cols().map_or(0, |l| l.remote_port_at + 1);
         let (bl, _) = line_col(r.text, b.line_off);
         let e = r.error(
             at,
@@ -292,19 +295,18 @@ fn set_port_attrs(
     bi: usize,
     pb: u8,
 ) -> Result<()> {
-    let l = &pr.line;
     let a = NodeIdx(pr.owner);
     let is_switch = r.nodes[pr.owner as usize].kind == NodeKind::Switch;
     let port = b
-        .port_mut(a, l.port)
+        .port_mut(a, pr.port)
         .map_err(|e| crate::Error::Input(e.to_string()))?;
-    port.width = l.width;
-    port.speed = l.speed;
+    port.width = pr.width;
+    port.speed = pr.speed;
     if !is_switch {
-        if let Some(g) = l.local_guid {
+        if let Some(g) = pr.local_guid {
             port.guid = g;
         }
-        if let Some((lid, lmc)) = l.local_lid {
+        if let Some((lid, lmc)) = pr.local_lid {
             port.lid = lid;
             port.lmc = lmc;
         }
@@ -314,10 +316,11 @@ fn set_port_attrs(
         let pswitch = peer.kind == NodeKind::Switch;
         let pp = b.port_mut(NodeIdx(bi as u32), if pswitch { 0 } else { pb });
         let pp = pp.map_err(|e| crate::Error::Input(e.to_string()))?;
-        if let Some(lid) = l.peer_lid {
+        let l = pr.reread(r.text);
+        if let Some(lid) = l.as_ref().and_then(|l| l.peer_lid) {
             pp.lid = lid;
         }
-        match (pswitch, l.remote_guid) {
+        match (pswitch, l.and_then(|l| l.remote_guid)) {
             (false, Some(g)) => pp.guid = g,
             (true, _) if pp.guid.0 == 0 => pp.guid = peer.guid,
             _ => {}

@@ -4,7 +4,7 @@
 //! column so that every failure becomes a [`LineError`] pointing at the
 //! offending byte (the caller adds the line's offset in the file).
 
-use nom::character::complete::{digit1, hex_digit1};
+use nom::character::complete::hex_digit1;
 
 use crate::model::Guid;
 
@@ -59,8 +59,8 @@ impl<'a> Cursor<'a> {
 
     /// Skips spaces and TABs (separators are optional: PuTTY logs lose them).
     pub fn ws(&mut self) {
-        let r = self.rest();
-        self.pos += r.len() - r.trim_start_matches([' ', '\t']).len();
+        let b = &self.line.as_bytes()[self.pos.min(self.line.len())..];
+        self.pos += b.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
     }
 
     /// Consumes `s` if the rest starts with it.
@@ -95,13 +95,20 @@ impl<'a> Cursor<'a> {
     /// A decimal integer no larger than `max`.
     pub fn uint(&mut self, max: u64, what: &str) -> LineResult<u64> {
         let start = self.pos;
-        let res: nom::IResult<&str, &str> = digit1(self.rest());
-        let Ok((_, digits)) = res else {
+        let rest = self.rest();
+        let len = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if len == 0 {
             return Err(self.error(what));
-        };
-        self.pos += digits.len();
-        match digits.parse::<u64>() {
-            Ok(v) if v <= max => Ok(v),
+        }
+        let digits = &rest[..len];
+        self.pos += len;
+        // digit by digit, `None` past u64 as `str::parse` (issue 17: its
+        // generic radix loop was a tenth of classifying a port line)
+        let value = digits.bytes().try_fold(0u64, |v, d| {
+            v.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        });
+        match value {
+            Some(v) if v <= max => Ok(v),
             _ => Err(
                 LineError::new(start, digits.len(), format!("{what} (at most {max})"))
                     .found(format!("`{digits}`")),
@@ -131,9 +138,9 @@ impl<'a> Cursor<'a> {
             );
         }
         self.pos = end;
-        u64::from_str_radix(digits, 16)
+        hex_u64(digits.as_bytes())
             .map(Guid)
-            .map_err(|_| LineError::new(start, digits.len(), "a GUID (1 to 16 hex digits)"))
+            .ok_or_else(|| LineError::new(start, digits.len(), "a GUID (1 to 16 hex digits)"))
     }
 
     /// `"text"`: returns the text and its offset. Ids never contain `"`.
@@ -184,6 +191,24 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// 1 to 16 hex digits, any case, as a number, in one pass: a validating
+/// pass then `from_str_radix` was a tenth of classifying a port line, two
+/// GUIDs a line (issue 17). `None` for anything else.
+pub fn hex_u64(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() || digits.len() > 16 {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |v, &b| {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            b'A'..=b'F' => b - b'A' + 10,
+            _ => return None,
+        };
+        Some(v << 4 | u64::from(d))
+    })
+}
+
 /// A number as `strtoull(s, 0)` reads it: `0x` hex, leading `0` octal,
 /// else decimal (ibsim's directives go through it).
 pub fn c_number(s: &str) -> Option<u64> {
@@ -216,6 +241,23 @@ mod tests {
     }
 
     #[test]
+    fn hex_digits_as_guid_parse_reads_them() {
+        for s in [
+            "0",
+            "f",
+            "FFFFffffFFFFffff",
+            "0002c903007b78b0",
+            "1234567890abcdef",
+        ] {
+            let want = u64::from_str_radix(s, 16).ok();
+            assert_eq!(hex_u64(s.as_bytes()), want, "{s}");
+        }
+        for s in ["", "x", "12g4", "00000000000000001", "-1", "+1", " 1"] {
+            assert_eq!(hex_u64(s.as_bytes()), None, "{s:?}");
+        }
+    }
+
+    #[test]
     fn numbers_as_strtoull() {
         assert_eq!(c_number("0x200000"), Some(0x200000));
         assert_eq!(c_number("010"), Some(8));
@@ -231,5 +273,15 @@ mod tests {
         assert_eq!(c.rest(), "\t");
         let mut c = Cursor::new("[300]");
         assert!(c.port_number("port").is_err());
+        let mut c = Cursor::new(" \t 18446744073709551615x");
+        c.ws();
+        assert_eq!(c.uint(u64::MAX, "n"), Ok(u64::MAX));
+        assert_eq!(c.rest(), "x");
+        let mut c = Cursor::new("18446744073709551616");
+        let e = c.uint(u64::MAX, "n").unwrap_err();
+        assert_eq!(
+            (e.at, e.len, e.found.as_str()),
+            (0, 20, "`18446744073709551616`")
+        );
     }
 }

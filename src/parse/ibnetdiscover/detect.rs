@@ -8,6 +8,8 @@
 //!    an `ibwarn:` line atop a topology does not make it YAML.
 //! 3. Otherwise ibnetdiscover (the names carry the GUIDs).
 
+use rayon::prelude::*;
+
 use crate::parse::TopoFormat;
 
 /// Guesses the topology format of `text`.
@@ -17,13 +19,61 @@ pub fn detect(text: &str) -> TopoFormat {
         .map(|l| l.trim_start_matches('\u{feff}').trim())
         .find(|l| !l.is_empty() && !l.starts_with('#'))
         .is_some_and(looks_like_yaml);
-    let mut has_header = false;
+    // Which header is found first does not matter (any ibsim header makes
+    // the file ibsim), so pieces of whole lines are scanned in parallel
+    // (issue 17: this was a serial pass over the 12.8 MB of the RLFT).
+    let scans: Vec<Scan> = pieces(text, SCAN_PIECE)
+        .into_par_iter()
+        .map(scan_headers)
+        .collect();
+    if scans.contains(&Scan::Ibsim) {
+        return TopoFormat::Ibsim;
+    }
+    let has_header = scans.contains(&Scan::Header);
+    if yaml_first && !has_header {
+        TopoFormat::Yaml
+    } else {
+        TopoFormat::Ibnetdiscover
+    }
+}
+
+/// Bytes per piece of the header scan.
+const SCAN_PIECE: usize = 1 << 20;
+
+/// What a piece's node headers say.
+#[derive(PartialEq)]
+enum Scan {
+    None,
+    Header,
+    Ibsim,
+}
+
+/// `text` cut after line feeds into pieces of about `step` bytes.
+fn pieces(text: &str, step: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while rest.len() > step {
+        match rest.as_bytes()[step..].iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                let (a, b) = rest.split_at(step + i + 1);
+                out.push(a);
+                rest = b;
+            }
+            None => break,
+        }
+    }
+    out.push(rest);
+    out
+}
+
+fn scan_headers(text: &str) -> Scan {
+    let mut found = Scan::None;
     for l in text.lines().filter(|l| may_be_header(l)) {
         let l = l.trim_start_matches('\u{feff}').trim();
         if l.starts_with("Hca")
             && l[3..].starts_with(|c: char| c.is_ascii_whitespace() || c.is_ascii_digit())
         {
-            return TopoFormat::Ibsim;
+            return Scan::Ibsim;
         }
         let header = ["Switch", "Ca", "Rt"].iter().any(|kw| {
             l.strip_prefix(kw).is_some_and(|r| {
@@ -31,20 +81,16 @@ pub fn detect(text: &str) -> TopoFormat {
             })
         });
         if header && let Some(id) = l.split('"').nth(1) {
-            has_header = true;
+            found = Scan::Header;
             let b = id.as_bytes();
             let ibnd_name =
                 b.len() > 2 && matches!(b[0], b'S' | b'H' | b'R' | b'?') && b[1] == b'-';
             if !ibnd_name {
-                return TopoFormat::Ibsim;
+                return Scan::Ibsim;
             }
         }
     }
-    if yaml_first && !has_header {
-        TopoFormat::Yaml
-    } else {
-        TopoFormat::Ibnetdiscover
-    }
+    found
 }
 
 /// Whether a raw line may start with a node header keyword once trimmed:
@@ -129,6 +175,16 @@ mod tests {
         let yamlish = "name: x\n\u{a0}Switch 8 \"S-01\"\n";
         assert_eq!(detect(yamlish), TopoFormat::Ibnetdiscover);
         assert!(!may_be_header("  [3]\t\"S-01\"[1]"));
+        // An ibsim header in a later piece of a long file is still seen.
+        let long = format!(
+            "{}Switch 2 \"S-01\"\n[1] \"H-02\"[1]\n",
+            "# padding line\n".repeat(3 * SCAN_PIECE / 15)
+        );
+        assert_eq!(detect(&long), TopoFormat::Ibnetdiscover);
+        assert_eq!(
+            detect(&format!("{long}Switch 2 \"Sw\"\n")),
+            TopoFormat::Ibsim
+        );
         assert!(may_be_header("\r\u{b}Rt 2 \"R-01\""));
     }
 }

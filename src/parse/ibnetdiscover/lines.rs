@@ -356,7 +356,17 @@ fn port_tail<'a>(c: &mut Cursor<'a>, p: &mut PortLine<'a>) -> LineResult<()> {
     }
     let start = c.pos;
     let tail = c.rest();
-    for (i, _) in tail.rmatch_indices("lid") {
+    // every `lid` from the right, as `rmatch_indices` gives them (the
+    // word cannot overlap itself), by bytes: the two-way searcher was a
+    // fifth of classifying a port line (issue 17)
+    let lids = tail
+        .as_bytes()
+        .windows(3)
+        .enumerate()
+        .rev()
+        .filter(|(_, w)| *w == b"lid")
+        .map(|(i, _)| i);
+    for i in lids {
         let before_ok = i == 0 || tail[..i].ends_with([' ', '\t', '"']);
         let mut q = Cursor::new(c.line);
         q.pos = start + i + 3;
@@ -367,7 +377,11 @@ fn port_tail<'a>(c: &mut Cursor<'a>, p: &mut PortLine<'a>) -> LineResult<()> {
         }
         p.peer_lid = Some(q.uint(0xffff, "a LID")? as Lid);
         q.ws();
-        let tok_len = q.rest().find([' ', '\t']).unwrap_or(q.rest().len());
+        let tok_len = q
+            .rest()
+            .bytes()
+            .position(|b| b == b' ' || b == b'\t')
+            .unwrap_or(q.rest().len());
         let Some((w, s)) = width_speed(&q.rest()[..tok_len]) else {
             return Err(q.error("a link width and speed such as `4xHDR`"));
         };

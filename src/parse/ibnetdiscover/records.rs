@@ -6,9 +6,10 @@
 //! text: there the GUID comes from a per-type base that `switchguid=` and
 //! friends reset and each node advances (ibsim `sim_net.c`, formats.md §2).
 
-use super::lines::{Directive, Header, Line, PortLine};
+use super::cursor::hex_u64;
+use super::lines::{self, Directive, Header, Line, PortLine};
 use crate::error::{ParseError, Result};
-use crate::model::{Guid, Lid, NodeKind};
+use crate::model::{Guid, Lid, NodeKind, Speed, Width};
 
 /// First GUID ibsim gives to CAs, switches and routers when the file sets none.
 pub const IBSIM_GUID_BASE: [u64; 3] = [0x100000, 0x200000, 0x300000];
@@ -39,7 +40,12 @@ pub struct NodeRec<'a> {
 /// [`PortRec::peer`] before the peer's name is resolved.
 pub const NO_PEER: u32 = u32::MAX;
 
-/// One port line of a record.
+/// One port line of a record: what building the fabric reads of every
+/// line. The whole [`PortLine`] was 168 bytes a line, 28 MB of records for
+/// the 27,648-host RLFT, most of it page faults and copies (issue 17); the
+/// columns of its fields, which only error messages want, and the peer's
+/// attributes, which only nodes without a record want, are read again
+/// from the line by [`Records::port_line`].
 #[derive(Debug)]
 pub struct PortRec<'a> {
     pub owner: u32,
@@ -47,13 +53,30 @@ pub struct PortRec<'a> {
     pub peer: u32,
     pub line_off: usize,
     pub line_len: usize,
-    pub line: PortLine<'a>,
+    /// The peer's name.
+    pub remote: &'a str,
+    /// The GUID in the peer's name (ibnetdiscover files), parsed once.
+    pub peer_guid: Option<Guid>,
+    pub local_guid: Option<Guid>,
+    pub local_lid: Option<(Lid, u8)>,
+    pub port: u8,
+    /// `None` when `[n]` is missing (ibsim: port 1).
+    pub remote_port: Option<u8>,
+    pub width: Width,
+    pub speed: Speed,
 }
 
-impl PortRec<'_> {
-    /// The GUID in the peer's name (ibnetdiscover files), parsed once.
-    pub fn peer_guid(&self) -> Option<Guid> {
-        self.line.remote_name_guid.and_then(Result::ok)
+impl<'a> PortRec<'a> {
+    /// The line read again from `text` (the file's), for the fields a
+    /// record leaves out (error columns, the peer's attributes). The text
+    /// classified as this port line before, so it does again: `None`
+    /// cannot happen, and callers fall back to the line's start.
+    pub fn reread(&self, text: &'a str) -> Option<PortLine<'a>> {
+        let line = text.get(self.line_off..self.line_off + self.line_len)?;
+        match lines::classify(line) {
+            Ok(Line::Port(p)) => Some(p),
+            _ => None,
+        }
     }
 }
 
@@ -100,7 +123,13 @@ pub fn guid_of_name(id: &str) -> Option<std::result::Result<(NodeKind, Guid), ()
         b'R' => NodeKind::Router,
         _ => return None,
     };
-    Some(Guid::parse(&id[2..]).map(|g| (kind, g)).ok_or(()))
+    // `Guid::parse`'s grammar (optional `0x`, 1 to 16 hex digits) in one pass
+    let hex = &b[2..];
+    let hex = hex
+        .strip_prefix(b"0x")
+        .or_else(|| hex.strip_prefix(b"0X"))
+        .unwrap_or(hex);
+    Some(hex_u64(hex).map(|g| (kind, Guid(g))).ok_or(()))
 }
 
 impl<'a> Records<'a> {
@@ -297,25 +326,36 @@ impl<'a> Records<'a> {
             );
             return Err(e.into());
         }
-        let mut p = p;
-        if self.ibsim {
+        let peer_guid = if self.ibsim {
             // ibsim ids are free text, whatever their shape
-            p.remote_name_guid = None;
-        } else if p.remote_name_guid == Some(Err(())) {
-            let e = self.error(
-                off + p.remote_at + 2,
-                p.remote.len() - 2,
-                "a GUID (1 to 16 hex digits)",
-                format!("`{}`", &p.remote[2..]),
-            );
-            return Err(e.into());
-        }
+            None
+        } else {
+            match p.remote_name_guid {
+                Some(Err(())) => {
+                    let e = self.error(
+                        off + p.remote_at + 2,
+                        p.remote.len() - 2,
+                        "a GUID (1 to 16 hex digits)",
+                        format!("`{}`", &p.remote[2..]),
+                    );
+                    return Err(e.into());
+                }
+                g => g.and_then(Result::ok),
+            }
+        };
         self.ports.push(PortRec {
             owner,
             peer: NO_PEER,
             line_off: off,
             line_len: len,
-            line: p,
+            remote: p.remote,
+            peer_guid,
+            local_guid: p.local_guid,
+            local_lid: p.local_lid,
+            port: p.port,
+            remote_port: p.remote_port,
+            width: p.width,
+            speed: p.speed,
         });
         Ok(())
     }
