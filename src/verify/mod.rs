@@ -13,10 +13,10 @@
 //! fast path (`walk/fast.rs`: one byte of fate per switch, turns as
 //! in-port masks per VL, with a VL plan too when its SL2VL tables ignore
 //! ports); any other destination takes the exact pass, so findings come
-//! from one code path only. The CDG
-//! is still built and searched even where the up/down check proves it
-//! acyclic: its size is part of every report, and building it from the
-//! turn sets is a few percent of the stage.
+//! from one code path only. Where the up/down check proves the CDG
+//! acyclic (ranks given, no V010, every link oriented one way) only its
+//! size is counted, for the report (`cdg_figures`); otherwise it is built
+//! and searched for cycles.
 
 mod cdg;
 #[cfg(test)]
