@@ -83,27 +83,13 @@ impl Cdg {
     /// maps, and a counting sort by source channel replaces a global sort
     /// of the edges (millions on a 27k-host fat-tree).
     pub fn build(topo: &Topo, turns: &[((u8, u8), FixedBitSet)]) -> Cdg {
-        let nkeys = topo.link.len() << 4;
-        let mut used = FixedBitSet::with_capacity(nkeys);
+        let mut used = FixedBitSet::with_capacity(topo.link.len() << 4);
         let mut edges: Vec<(u32, u32)> = Vec::new();
-        for ((vin, vout), bits) in turns {
-            let mut s = 0usize;
-            for bit in bits.ones() {
-                while topo.tbase[s + 1] <= bit {
-                    s += 1;
-                }
-                let off = bit - topo.tbase[s];
-                let n = topo.num_ports(s);
-                let (q, o) = ((off / n) as PortNum, (off % n) as PortNum);
-                let Some(Link::Switch(m, pm)) = topo.link(s, q) else {
-                    continue;
-                };
-                let (a, b) = (key(topo, m, pm, *vin), key(topo, s as u32, o, *vout));
-                used.insert(a as usize);
-                used.insert(b as usize);
-                edges.push((a, b));
-            }
-        }
+        for_each_edge(topo, turns, |a, b| {
+            used.insert(a as usize);
+            used.insert(b as usize);
+            edges.push((a, b));
+        });
         let (id, nodes) = number_channels(topo, &used);
         let mut start = vec![0u32; nodes.len() + 1];
         for &(a, _) in &edges {
@@ -235,6 +221,44 @@ impl Cdg {
             }
         }
         vec![v]
+    }
+}
+
+/// The size of the graph [`Cdg::build`] would make of `turns` — channels,
+/// edges, and the VLs of its channels as a bit set — without making it,
+/// for turn sets already known to be acyclic (`verify_with`). Edges need
+/// no dedup: a turn bit is one (in channel, out channel) pair, since a
+/// switch port is cabled to one peer port.
+pub(crate) fn census(topo: &Topo, turns: &[((u8, u8), FixedBitSet)]) -> (usize, usize, u16) {
+    let mut used = FixedBitSet::with_capacity(topo.link.len() << 4);
+    let mut edges = 0usize;
+    let mut vls = 0u16;
+    for_each_edge(topo, turns, |a, b| {
+        used.insert(a as usize);
+        used.insert(b as usize);
+        vls |= 1 << (a & 15) | 1 << (b & 15);
+        edges += 1;
+    });
+    (used.count_ones(..), edges, vls)
+}
+
+/// Calls `f(a, b)` with the channel keys of every turn in `turns` whose in
+/// port leads to another switch (channels from end ports are left out).
+fn for_each_edge(topo: &Topo, turns: &[((u8, u8), FixedBitSet)], mut f: impl FnMut(u32, u32)) {
+    for ((vin, vout), bits) in turns {
+        let mut s = 0usize;
+        for bit in bits.ones() {
+            while topo.tbase[s + 1] <= bit {
+                s += 1;
+            }
+            let off = bit - topo.tbase[s];
+            let n = topo.num_ports(s);
+            let (q, o) = ((off / n) as PortNum, (off % n) as PortNum);
+            let Some(Link::Switch(m, pm)) = topo.link(s, q) else {
+                continue;
+            };
+            f(key(topo, m, pm, *vin), key(topo, s as u32, o, *vout));
+        }
     }
 }
 

@@ -13,12 +13,14 @@
 //! fast path (`walk/fast.rs`: one byte of fate per switch, turns as
 //! in-port masks per VL, with a VL plan too when its SL2VL tables ignore
 //! ports); any other destination takes the exact pass, so findings come
-//! from one code path only. The CDG
-//! is still built and searched even where the up/down check proves it
-//! acyclic: its size is part of every report, and building it from the
-//! turn sets is a few percent of the stage.
+//! from one code path only. Where the up/down check proves the CDG
+//! acyclic (ranks given, no V010, every link oriented one way) only its
+//! size is counted, for the report (`cdg_figures`); otherwise it is built
+//! and searched for cycles.
 
 mod cdg;
+#[cfg(test)]
+mod cdg_census_tests;
 pub mod congestion;
 pub mod finding;
 pub mod mcast;
@@ -184,6 +186,52 @@ impl Verdict {
     }
 }
 
+/// What the report says of the channel dependency graph.
+struct CdgFigures {
+    channels: usize,
+    edges: usize,
+    /// VLs of the channels, as a bit set.
+    vls: u16,
+    /// One cycle per cyclic component (`Cdg::cycles`).
+    cycles: Vec<Vec<cdg::Channel>>,
+}
+
+/// The graph's figures and cycles. When the up/down check passed (ranks
+/// given, no violation) and the ranks orient every link one way,
+/// `updown::orients_every_link` proves the graph acyclic, so only its size
+/// is counted (`cdg::census`); otherwise it is built and searched. The
+/// figures are the same either way (`walk_fast_tests`).
+fn cdg_figures(
+    topo: &topo::Topo,
+    turns: &[((u8, u8), fixedbitset::FixedBitSet)],
+    opts: &VerifyOptions,
+    guids: &[u64],
+    no_violation: bool,
+) -> CdgFigures {
+    let proven = no_violation
+        && opts
+            .up_down_ranks
+            .as_deref()
+            .is_some_and(|r| updown::orients_every_link(topo, r, guids));
+    if proven {
+        let (channels, edges, vls) = cdg::census(topo, turns);
+        return CdgFigures {
+            channels,
+            edges,
+            vls,
+            cycles: Vec::new(),
+        };
+    }
+    let graph = cdg::Cdg::build(topo, turns);
+    let (_, cycles) = graph.cycles();
+    CdgFigures {
+        channels: graph.nodes.len(),
+        edges: graph.num_edges(),
+        vls: graph.nodes.iter().fold(0u16, |m, c| m | 1 << c.vl),
+        cycles,
+    }
+}
+
 /// Checks reachability, the hop limit, up/down (when ranks are given) and
 /// deadlock freedom of `lfts` on `fabric`. Reads tables only; the result is
 /// the same whatever the thread count.
@@ -192,8 +240,9 @@ pub fn verify_tables(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, opts: &VerifyO
 }
 
 /// [`verify_tables`], with the fast path for clean destinations
-/// (`walk/fast.rs`) or, `fast = false`, the exact pass for all of them
-/// (the fast path's tests compare the two).
+/// (`walk/fast.rs`) and the CDG census ([`cdg_figures`]) or, `fast =
+/// false`, the exact pass for all of them and the graph always built
+/// (the tests of both shortcuts compare the two).
 fn verify_with(
     fabric: &Fabric,
     lids: &LidMap,
@@ -253,6 +302,8 @@ fn verify_with(
     let top = topo.max_lid().min(lfts.top()) as usize;
     // Clean destinations take the fast path; the others (and every
     // destination where it does not apply) the exact pass.
+    // (`fast = false` also builds the CDG where `cdg_figures` would count it)
+    let shortcuts = fast;
     let fast = walk::FastTables::new(&cx).filter(|_| fast);
     let mut acc = (0..top / LFT_BLOCK + 1)
         .into_par_iter()
@@ -277,9 +328,15 @@ fn verify_with(
     if fast.is_some() {
         acc.flush_fast(&cx);
     }
-    let graph = cdg::Cdg::build(&topo, &acc.turns.sorted());
-    let (ncycles, cycles) = graph.cycles();
-    let mut stats = Stats {
+    let turns = std::mem::replace(&mut acc.turns, cdg::TurnSets::new(0)).sorted();
+    let cdg = cdg_figures(
+        &topo,
+        &turns,
+        opts,
+        &guids,
+        shortcuts && acc.updown.is_empty(),
+    );
+    let stats = Stats {
         switches: fabric.num_switches(),
         ca_lids: topo.target.iter().flatten().filter(|t| t.is_end).count(),
         switch_lids: topo.target.iter().flatten().filter(|t| !t.is_end).count(),
@@ -290,17 +347,13 @@ fn verify_with(
         switch_pairs_unreachable: acc.switch_pairs_unreachable,
         max_hops: acc.hop_hist.len().saturating_sub(1),
         hop_histogram: acc.hop_hist.clone(),
-        cdg_channels: graph.nodes.len(),
-        cdg_edges: graph.num_edges(),
-        vls_used: 0,
-        credit_loops: ncycles,
+        cdg_channels: cdg.channels,
+        cdg_edges: cdg.edges,
+        vls_used: cdg.vls.count_ones() as usize,
+        credit_loops: cdg.cycles.len(),
         up_down_checked: opts.up_down_ranks.is_some(),
     };
-    let mut vls = 0u16;
-    for c in &graph.nodes {
-        vls |= 1 << c.vl;
-    }
-    stats.vls_used = vls.count_ones() as usize;
+    let (ncycles, cycles) = (cdg.cycles.len(), cdg.cycles);
     let r = render::Renderer {
         fabric,
         lids,

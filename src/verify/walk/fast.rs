@@ -43,8 +43,10 @@ const MAX_DEPTH: u32 = 200;
 
 /// Per-port tables of the fast path, built once per check.
 pub(crate) struct FastTables {
-    /// Per flat switch port (`topo.base[s] + p`): `next switch << 9 |
-    /// UP | far port`, or `NONE` when the port does not lead to a switch.
+    /// Per switch port, 64 slots a switch (`s << 6 | p`): `next switch <<
+    /// 9 | UP | far port`, or `NONE` when the port does not lead to a
+    /// switch or is beyond the switch's. A fixed stride rather than the
+    /// flat port numbering saves the per-switch base lookup of every hop.
     hop: Vec<u32>,
     /// Per switch: its first flat port and its port count.
     ports: Vec<(u32, u32)>,
@@ -65,12 +67,20 @@ impl FastTables {
     /// exact pass must judge).
     #[inline(always)]
     fn hop_of(&self, s: usize, p: u8) -> Option<u32> {
-        let (base, ports) = self.ports[s];
-        if u32::from(p) >= ports {
-            return None;
-        }
-        let h = self.hop[(base + u32::from(p)) as usize];
+        let h = self.hop_raw(s, p);
         (h != NONE).then_some(h)
+    }
+
+    /// [`FastTables::hop_of`] with `NONE` for `None`.
+    #[inline(always)]
+    fn hop_raw(&self, s: usize, p: u8) -> u32 {
+        if p >= 64 {
+            return NONE;
+        }
+        self.hop
+            .get(s << 6 | usize::from(p))
+            .copied()
+            .unwrap_or(NONE)
     }
 
     /// The tables, or `None` where the fast path does not apply: real
@@ -87,11 +97,10 @@ impl FastTables {
             return None;
         }
         let rank = |s: usize| cx.ranks.and_then(|r| r.get(s).copied()).unwrap_or(u32::MAX);
-        let mut hop = vec![NONE; topo.link.len()];
+        let mut hop = vec![NONE; n << 6];
         for s in 0..n {
             for p in 0..topo.num_ports(s) {
-                let i = topo.base[s] as usize + p;
-                if let Link::Switch(m, q) = topo.link[i] {
+                if let Link::Switch(m, q) = topo.link[topo.base[s] as usize + p] {
                     let up = cx.ranks.is_some()
                         && updown::is_up(
                             rank(s),
@@ -99,7 +108,7 @@ impl FastTables {
                             rank(m as usize),
                             cx.guids[m as usize],
                         );
-                    hop[i] = m << 9 | if up { UP } else { 0 } | u32::from(q);
+                    hop[s << 6 | p] = m << 9 | if up { UP } else { 0 } | u32::from(q);
                 }
             }
         }
@@ -150,6 +159,8 @@ pub(crate) struct FastScratch {
     /// in-tree's forwarding part, a few per cent of the switches on a fat
     /// tree, so [`Acc::fast_turns`] visits them instead of every switch.
     touched: Vec<u32>,
+    /// How many of `touched` (sized for every switch) are in use.
+    ntouched: usize,
     /// Source weight per hop count of the destination's sources
     /// (`hist[..=max]`), committed once the destination is proven clean:
     /// one add per source instead of a list of (hops, weight) replayed.
@@ -174,7 +185,8 @@ impl FastScratch {
             inmask: vec![0; n],
             downin: vec![0; n],
             stack: Vec::new(),
-            touched: Vec::new(),
+            touched: vec![0; n + 1],
+            ntouched: 0,
             hist: vec![0; usize::from(u8::MAX) + 1],
             slm: vec![0; n],
             flat_ports: topo.link.len(),
@@ -250,30 +262,35 @@ impl FastScratch {
         let to = (h >> 9) as usize;
         if to != t {
             let bit = 1u64 << (h & 0xFF);
-            if self.inmask[to] == 0 {
-                self.touched.push(to as u32);
-            }
-            self.inmask[to] |= bit;
+            let was = self.inmask[to];
+            // branch-free: written always, kept when the mask was empty
+            self.touched[self.ntouched] = to as u32;
+            self.ntouched += usize::from(was == 0);
+            self.inmask[to] = was | bit;
             self.downin[to] |= if h & UP == 0 { bit } else { 0 };
         }
     }
 
     /// [`FastScratch::walk`] for the common source whose next hop already
     /// has a depth (every leaf of a pod after the first, on a fat tree):
-    /// no stack. `None` when the walk is needed.
+    /// no stack. The source's depth, or `None` when the walk is needed.
     #[inline(always)]
-    fn one_step(&mut self, ft: &FastTables, col: &[u8], t: usize, src: usize) -> Option<()> {
+    fn one_step(&mut self, ft: &FastTables, col: &[u8], t: usize, src: usize) -> Option<u8> {
         let p = col[src];
-        let h = ft.hop_of(src, p)?;
+        let h = ft.hop_raw(src, p);
+        if h == NONE {
+            return None;
+        }
+        // UNKNOWN and ON_STACK are above any hop limit
         let d = self.depth[(h >> 9) as usize];
-        if d >= ON_STACK || d >= ft.hop_limit {
+        if d >= ft.hop_limit {
             return None;
         }
         self.depth[src] = d + 1;
         self.next[src] = h;
         self.out[src] = p;
         self.enter(h, t);
-        Some(())
+        Some(d + 1)
     }
 
     /// Forgets what was gathered toward a destination the fast path gives
@@ -287,10 +304,10 @@ impl FastScratch {
 
     /// Forgets the in-tree marks of the current destination.
     fn clear_marks(&mut self) {
-        for &s in &self.touched {
+        for &s in &self.touched[..self.ntouched] {
             self.inmask[s as usize] = 0;
             self.downin[s as usize] = 0;
         }
-        self.touched.clear();
+        self.ntouched = 0;
     }
 }

@@ -35,8 +35,12 @@ impl Acc {
         f.depth.fill(UNKNOWN);
         f.depth[t] = 0;
         f.next[t] = NONE;
-        // the deepest source, once some source has weight
+        // the deepest source in `hist`, once some source has weight
         let mut maxd: Option<u8> = None;
+        // weight of the current run of sources at one depth, added to
+        // `hist` when the depth changes: consecutive adds to one slot
+        // would wait on each other (sources of a pod share their depth)
+        let (mut run_d, mut run_w) = (0u8, 0u64);
         // SLs of all sources, and of those that forward (not at `t`)
         let (mut all_sls, mut fwd_sls) = (0u16, 0u16);
         for &s in sources {
@@ -48,16 +52,26 @@ impl Acc {
             if w == 0 {
                 continue;
             }
-            if f.depth[s as usize] == UNKNOWN
-                && f.one_step(ft, col, t, s as usize).is_none()
-                && !f.walk(ft, col, t, s as usize)
-            {
-                f.forget(maxd);
-                return false;
+            let mut d = f.depth[s as usize];
+            if d == UNKNOWN {
+                d = match f.one_step(ft, col, t, s as usize) {
+                    Some(d) => d,
+                    None if f.walk(ft, col, t, s as usize) => f.depth[s as usize],
+                    None => {
+                        f.forget(maxd);
+                        return false;
+                    }
+                };
             }
-            let d = f.depth[s as usize];
-            f.hist[usize::from(d)] += w;
-            maxd = maxd.max(Some(d));
+            if d == run_d {
+                run_w += w;
+            } else {
+                if run_w > 0 {
+                    f.hist[usize::from(run_d)] += run_w;
+                    maxd = maxd.max(Some(run_d));
+                }
+                (run_d, run_w) = (d, w);
+            }
             if cx.path_sl.is_some() {
                 let x = super::super::path_sls(cx, &self.slblk, n, s, lid);
                 all_sls |= x;
@@ -65,6 +79,10 @@ impl Acc {
                     fwd_sls |= x;
                 }
             }
+        }
+        if run_w > 0 {
+            f.hist[usize::from(run_d)] += run_w;
+            maxd = maxd.max(Some(run_d));
         }
         let turns = tgt.is_end || cx.all_paths;
         if turns && all_sls & ft.bad_sls != 0 {
@@ -114,7 +132,7 @@ impl Acc {
         // each switch once (pushed when its mask became non-zero); the
         // masks are OR-ed and violations kept at their lowest LID, so the
         // order does not matter
-        for k in 0..f.touched.len() {
+        for k in 0..f.ntouched {
             let s = f.touched[k] as usize;
             let im = std::mem::take(&mut f.inmask[s]);
             let o = f.out[s];
@@ -132,7 +150,7 @@ impl Acc {
                 *e = (*e).min(lid);
             }
         }
-        f.touched.clear();
+        f.ntouched = 0;
     }
 
     /// The turns toward the destination at target switch `t` when its

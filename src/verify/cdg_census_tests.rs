@@ -1,0 +1,126 @@
+//! The CDG census (`cdg::census`, taken when `updown::orients_every_link`
+//! and no V010 prove the graph acyclic) against the graph built and
+//! searched (`verify_with(.., false)` never takes it): on a two-level fat
+//! tree with up/down tables and random damage, the whole verdict — CDG
+//! size, VLs, credit loops — must be the same. The tally proves both the
+//! census (clean up/down tables) and credit loops (damage turning down
+//! then up) occurred, and that non-strict ranks (a root leaf) were seen.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::{VerifyOptions, verify_with};
+use crate::model::lids::assign_missing_lids;
+use crate::model::{
+    Fabric, FabricBuilder, Guid, Lfts, LidMap, NO_ROUTE, NodeKind, NodeSpec, PortNum,
+};
+
+/// `l` leaves (switches 0..l: hosts on ports 1–2, spine `k` on port 3 + k)
+/// and `sp` spines (switches l..l+sp: leaf `x` on port 1 + x).
+fn fat_tree(l: usize, sp: usize) -> Fabric {
+    let mut b = FabricBuilder::new();
+    let mut sw = Vec::new();
+    for i in 0..l + sp {
+        let ports = if i < l { 2 + sp } else { l } as u8;
+        let spec = NodeSpec::new(
+            NodeKind::Switch,
+            Guid(0x10 + i as u64),
+            ports,
+            format!("s{i}"),
+        );
+        sw.push(b.add_node(spec).unwrap());
+    }
+    for x in 0..l {
+        for k in 0..sp {
+            b.connect(sw[x], 3 + k as PortNum, sw[l + k], 1 + x as PortNum)
+                .unwrap();
+        }
+        for p in 1..=2u8 {
+            let g = 0x100 + 2 * x as u64 + p as u64;
+            let h = b
+                .add_node(NodeSpec::new(NodeKind::Ca, Guid(g), 1, format!("h{g:x}")))
+                .unwrap();
+            b.port_mut(h, 1).unwrap().guid = Guid(g + 0x1000);
+            b.connect(h, 1, sw[x], p).unwrap();
+        }
+    }
+    let mut f = b.build();
+    assign_missing_lids(&mut f).unwrap();
+    f
+}
+
+/// Up/down tables (up to spine `lid % sp`, down to the leaf), then
+/// `damage` of the entries replaced by a random port or a hole.
+fn tables(f: &Fabric, lids: &LidMap, l: usize, damage: f64, rng: &mut ChaCha8Rng) -> Lfts {
+    let n = f.num_switches();
+    let sp = n - l;
+    let mut t = Lfts::new(n, lids.max_lid());
+    for (lid, o) in lids.iter() {
+        let (home, port) = match f.switch_index(o.node) {
+            Some(s) => (s.ix(), 0),
+            None => {
+                let q = f.peer(o.node, o.port).unwrap();
+                (f.switch_index(q.node).unwrap().ix(), q.port)
+            }
+        };
+        let up = 3 + (lid as usize % sp) as PortNum;
+        for s in 0..n {
+            let mut p = match (s == home, s < l, home < l) {
+                (true, _, _) => port,
+                (false, true, _) => up,
+                (false, false, true) => 1 + home as PortNum,
+                // toward another spine: down to a leaf, which goes up
+                (false, false, false) => 1 + (lid as usize % l) as PortNum,
+            };
+            if home >= l && s < l {
+                p = 3 + (home - l) as PortNum;
+            }
+            if rng.random_bool(damage) {
+                // any port, port 0 and one beyond the switch's included
+                let last = (2 + sp.max(l)) as PortNum + 1;
+                p = match rng.random_range(0..=last + 1) {
+                    x if x > last => NO_ROUTE,
+                    x => x,
+                };
+            }
+            t.set(s, lid, p);
+        }
+    }
+    t
+}
+
+#[test]
+fn census_gives_the_built_graphs_figures() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1717);
+    let (mut census, mut loops, mut non_strict) = (0, 0, 0);
+    for case in 0..60 {
+        let (l, sp) = [(4, 2), (6, 3), (8, 4)][case % 3];
+        let f = fat_tree(l, sp);
+        let lids = LidMap::new(&f).unwrap();
+        let damage = [0.0, 0.0, 0.05, 0.15][case / 3 % 4];
+        let t = tables(&f, &lids, l, damage, &mut rng);
+        // leaves rank 1, spines 0 (roots); every 5th case a root leaf,
+        // whose links to the spines are up both ways: no census
+        let root_leaf = case % 5 == 4;
+        let ranks: Vec<u32> = (0..l + sp)
+            .map(|s| u32::from(s < l && !(root_leaf && s == 0)))
+            .collect();
+        let opts = VerifyOptions {
+            up_down_ranks: Some(ranks),
+            all_paths: case % 2 == 1,
+            max_findings_per_code: 3,
+            ..VerifyOptions::default()
+        };
+        let exact = verify_with(&f, &lids, &t, &opts, false);
+        let fast = verify_with(&f, &lids, &t, &opts, true);
+        assert_eq!(fast, exact, "case {case}: damage {damage}, {opts:?}");
+        let v010 = exact.counts.contains_key("V010");
+        census += usize::from(!v010 && !root_leaf && exact.stats.cdg_edges > 0);
+        loops += usize::from(!root_leaf && exact.stats.credit_loops > 0);
+        non_strict += usize::from(root_leaf && !v010);
+    }
+    assert!(
+        census >= 10 && loops >= 5 && non_strict >= 2,
+        "{census} censused, {loops} with credit loops, {non_strict} root leaf"
+    );
+}
