@@ -205,3 +205,57 @@ fn put(row: &mut [u8], d: &Dest, port: u8) {
         *v = port;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Dmodc, costs, dests, escape, groups::Ranked};
+    use crate::generate::pgft::{PgftSpec, pgft};
+    use crate::model::LidMap;
+    use crate::route::{Engine, RouteOptions};
+
+    /// Every escape entry of the tables is formulas (3)–(4) over the
+    /// candidates [`escape::candidates`] lists, written out with plain
+    /// division: the counted sets and per-row tables of `route_escape`
+    /// change no byte. PGFTs whose second-level switches reach each other
+    /// only through a valley, with single and parallel cables.
+    #[test]
+    fn escape_entries_are_the_formula_over_the_listed_candidates() {
+        for p in [None, Some(&[1u32, 2, 2][..])] {
+            let f = pgft(&PgftSpec::new(3, &[4, 4, 6], &[1, 4, 4], p)).unwrap();
+            let lids = LidMap::new(&f).unwrap();
+            let routing = Dmodc::default()
+                .route(&f, &lids, &RouteOptions::default())
+                .unwrap();
+            let r = Ranked::new(&f).unwrap();
+            let c = costs::compute(&r);
+            let e = escape::compute(&r, &c);
+            let ds = dests::build(&f, &r, None);
+            let mut cand = Vec::new();
+            let mut checked = 0;
+            for s in 0..r.len() {
+                let pi = u64::from(c.divider[s].min(1 << 17) as u32);
+                for t in 0..r.len() {
+                    let Some(len) = e.toward(t).filter(|_| c.get(s, t) == costs::INF) else {
+                        continue;
+                    };
+                    escape::candidates(&r, s, len, &mut cand);
+                    let groups = r.groups(s);
+                    for d in ds.of(t) {
+                        let q = u64::from(d.d) / pi;
+                        let n = cand.len() as u64;
+                        let want = if cand.is_empty() {
+                            crate::model::NO_ROUTE
+                        } else {
+                            let g = &groups[cand[(q % n) as usize] as usize];
+                            r.group_ports(g)[((q / n) % u64::from(g.len)) as usize]
+                        };
+                        let got = routing.lfts.get(r.order[s].ix(), d.lid);
+                        assert_eq!(got, want, "switch {s}, target {t}, lid {}", d.lid);
+                        checked += 1;
+                    }
+                }
+            }
+            assert!(checked > 100, "{p:?}: only {checked} escape entries");
+        }
+    }
+}
