@@ -12,6 +12,7 @@ pub mod dests;
 pub mod escape;
 mod fastdiv;
 pub mod groups;
+mod hits;
 pub mod lanes;
 pub mod lmc;
 mod route_escape;

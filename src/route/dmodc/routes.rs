@@ -15,6 +15,7 @@ use super::dests::Dests;
 use super::escape::Escape;
 pub use super::fastdiv::FastDiv;
 use super::groups::{Dir, Group, Ranked};
+use super::hits::count_hits;
 use super::runs::{self, Run, Runs};
 use crate::model::NO_ROUTE;
 
@@ -32,14 +33,14 @@ pub struct Scratch {
     pub(super) cand: Vec<u8>,
     pub(super) up_groups: Vec<u8>,
     pub(super) down_groups: Vec<u8>,
+    pub(super) level_groups: Vec<u8>,
     /// Escape candidates of the row per escape column ([`Escape::row`]):
-    /// how many, the only one (as `first`); filled on the row's first
-    /// escape entry.
-    pub(super) esc_count: Vec<u8>,
+    /// the only one (as `first`), filled on the row's first escape entry.
     pub(super) esc_first: Vec<u8>,
     /// e[s] per escape column where it can be a candidate's e + 1, else 0.
     pub(super) esc_want: Vec<u8>,
-    /// How many of them are up groups, down groups, level groups.
+    /// How many candidates are up groups, down groups, level groups (their
+    /// sum: how many there are).
     pub(super) esc_up: Vec<u8>,
     pub(super) esc_down: Vec<u8>,
     pub(super) esc_level: Vec<u8>,
@@ -47,13 +48,21 @@ pub struct Scratch {
     /// Port of each candidate for the current ⌊d / (Π·#C)⌋.
     port_of_k: Vec<u8>,
     /// Π_s clamped to 2^17 (same quotients for d < 2^17), and its divider.
-    pi_val: u32,
+    pub(super) pi_val: u32,
     pi: FastDiv,
     /// The row's up table ([`runs::up_table`]), built on first use.
-    up_table: Vec<u8>,
-    up_ready: bool,
+    pub(super) up_table: Vec<u8>,
+    pub(super) up_ready: bool,
+    /// The same tables over all down groups and over all groups, for the
+    /// escape entries whose candidates are those ([`super::route_escape`]).
+    pub(super) down_table: Vec<u8>,
+    pub(super) down_ready: bool,
+    pub(super) all_table: Vec<u8>,
+    pub(super) all_ready: bool,
     /// Targets the row leaves unrouted, for the `D004` count.
     skipped: Vec<u32>,
+    /// Up-table runs not copied yet ([`runs::Pending`]).
+    pending: runs::Pending,
     /// The `spread` variant's nominal table on rows with fewer up groups
     /// than nominal ones ([`super::spread_runs`]), built on first use.
     nominal_row: super::spread_runs::NominalRow,
@@ -71,7 +80,7 @@ impl Scratch {
             cand: Vec::with_capacity(256),
             up_groups: Vec::new(),
             down_groups: Vec::new(),
-            esc_count: Vec::new(),
+            level_groups: Vec::new(),
             esc_first: Vec::new(),
             esc_want: Vec::new(),
             esc_up: Vec::new(),
@@ -83,7 +92,12 @@ impl Scratch {
             pi: FastDiv::new(1),
             up_table: Vec::new(),
             up_ready: false,
+            down_table: Vec::new(),
+            down_ready: false,
+            all_table: Vec::new(),
+            all_ready: false,
             skipped: Vec::new(),
+            pending: Default::default(),
             nominal_row: Default::default(),
             nominal_ready: false,
         }
@@ -144,29 +158,30 @@ impl<'a> RouteCtx<'a> {
         sc.first.fill(0);
         sc.up_groups.clear();
         sc.down_groups.clear();
+        sc.level_groups.clear();
         for (gi, g) in r.groups(s).iter().enumerate() {
-            let cg = self.costs.row(g.peer as usize);
             match g.dir {
-                Dir::Level => continue,
+                Dir::Level => sc.level_groups.push(gi as u8),
                 Dir::Up => sc.up_groups.push(gi as u8),
                 Dir::Down => sc.down_groups.push(gi as u8),
             }
-            let want = if g.dir == Dir::Down {
-                &sc.want_down
-            } else {
-                &sc.want_up
-            };
-            let it = sc
-                .count
-                .iter_mut()
-                .zip(sc.first.iter_mut())
-                .zip(cg.iter().zip(want));
-            for ((cnt, only), (&o, &w)) in it {
-                let hit = o.saturating_add(1) == w;
-                *cnt += hit as u8;
-                *only = only.wrapping_add(gi as u8 & 0u8.wrapping_sub(hit as u8));
-            }
         }
+        let groups = r.groups(s);
+        let row = |gi: u8| self.costs.row(groups[gi as usize].peer as usize);
+        let Scratch {
+            want_up,
+            want_down,
+            count,
+            first,
+            up_groups,
+            down_groups,
+            ..
+        } = sc;
+        count_hits(up_groups, row, want_up, count, first);
+        // Down mode needs rank(t) < rank(s): internal order is by rank, so
+        // down groups only ever hit the targets before s's rank.
+        let below = r.rank_start[rank_s as usize];
+        count_hits(down_groups, row, &want_down[..below], count, first);
     }
 
     /// The candidate groups C_{s,t} (indices into the groups of `s`), in
@@ -217,6 +232,8 @@ impl<'a> RouteCtx<'a> {
         let mut fallback = 0;
         sc.esc_ready = false;
         sc.up_ready = false;
+        sc.down_ready = false;
+        sc.all_ready = false;
         sc.nominal_ready = false;
         sc.skipped.clear();
         let fast = self.runs.as_ref().filter(|_| alt.is_none());
@@ -243,16 +260,16 @@ impl<'a> RouteCtx<'a> {
                     sc.skipped.push(t as u32);
                     continue;
                 };
-                self.escape_candidates(s, t, k, sc);
-                if !sc.cand.is_empty() {
-                    if fast.is_some() {
-                        // One LID each (no LMC): the formula per LID.
-                        for d in dests {
-                            set(row, d.lid, 1, self.port_of(s, d.d, sc));
-                        }
-                    } else {
+                let routed = if fast.is_some() {
+                    self.route_escape(s, t, k, dests, row, sc)
+                } else {
+                    self.escape_candidates(s, t, k, sc);
+                    if !sc.cand.is_empty() {
                         self.route_dests(s, dests, row, sc);
                     }
+                    !sc.cand.is_empty()
+                };
+                if routed {
                     fallback += dests.len();
                 } else {
                     sc.skipped.push(t as u32);
@@ -281,6 +298,7 @@ impl<'a> RouteCtx<'a> {
         }
         // Only skipped targets can hold NO_ROUTE: every other destination
         // got a port (LIDs are distinct, ports are below 255).
+        sc.pending.flush(row, &sc.up_table);
         let holes = sc
             .skipped
             .iter()
@@ -329,7 +347,12 @@ impl<'a> RouteCtx<'a> {
             for run in runs {
                 let (lo, hi) = bounds(run, row.len());
                 let d = run.d as usize;
-                row[lo..hi].copy_from_slice(&sc.up_table[d..d + (hi - lo)]);
+                match hi - lo {
+                    0 => {}
+                    // A switch LID: no call to memcpy for one byte.
+                    1 => row[lo] = sc.up_table[d],
+                    len => sc.pending.add(row, &sc.up_table, lo, d, len),
+                }
             }
             return true;
         }
@@ -339,7 +362,11 @@ impl<'a> RouteCtx<'a> {
                 let port = self.r.ports[g.start as usize];
                 for run in runs {
                     let (lo, hi) = bounds(run, row.len());
-                    row[lo..hi].fill(port);
+                    if hi - lo == 1 {
+                        row[lo] = port;
+                    } else {
+                        row[lo..hi].fill(port);
+                    }
                 }
                 return true;
             }
@@ -362,7 +389,7 @@ impl<'a> RouteCtx<'a> {
     /// Formulas (3)–(4) for node `d` at switch `s`, candidates in
     /// `sc.cand`, by exact reciprocal division ([`FastDiv`]).
     #[inline]
-    fn port_of(&self, s: usize, d: u32, sc: &Scratch) -> u8 {
+    pub(super) fn port_of(&self, s: usize, d: u32, sc: &Scratch) -> u8 {
         let cnt = sc.cand.len() as u32;
         let q = sc.pi.quot(d);
         let q2 = self.small[cnt as usize].quot(q);

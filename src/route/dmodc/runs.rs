@@ -113,6 +113,39 @@ pub fn up_table(r: &Ranked, groups: &[Group], cand: &[u8], pi: u32, out: &mut [u
     }
 }
 
+/// Runs of an up table waiting to be copied into a row: runs that continue
+/// each other in both LID and `d` (the hosts of consecutive leaves in the
+/// default order) become one copy instead of one per leaf. Every LID has
+/// one destination, so copying later writes the same bytes; the row's
+/// owner flushes before it reads the row back.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pending {
+    lo: usize,
+    d: usize,
+    len: usize,
+}
+
+impl Pending {
+    /// Adds `table[d..d + len]` for LIDs `lo..lo + len` (inside `row`).
+    #[inline]
+    pub fn add(&mut self, row: &mut [u8], table: &[u8], lo: usize, d: usize, len: usize) {
+        if self.len > 0 && lo == self.lo + self.len && d == self.d + self.len {
+            self.len += len;
+            return;
+        }
+        self.flush(row, table);
+        *self = Pending { lo, d, len };
+    }
+
+    /// Copies what is waiting.
+    pub fn flush(&mut self, row: &mut [u8], table: &[u8]) {
+        if self.len > 0 {
+            row[self.lo..self.lo + self.len].copy_from_slice(&table[self.d..self.d + self.len]);
+            self.len = 0;
+        }
+    }
+}
+
 fn lcm_sat(a: u64, b: u64) -> u64 {
     let (mut x, mut y) = (a, b.max(1));
     while y != 0 {
