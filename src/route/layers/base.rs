@@ -142,10 +142,11 @@ pub(super) fn base_layer_of_suspects(
     if share.pending.is_empty() {
         return None;
     }
-    let mut all = share.turns;
-    all.extend(share.other.iter().filter(|t| !share.seen.contains(t.id)));
-    all.sort_unstable_by_key(|t| t.id);
-    let edges: Vec<(u32, u32)> = all.iter().map(|t| (t.from, t.to)).collect();
+    // Whether they close a cycle depends neither on the edges' order nor
+    // on repeats (Kahn counts a repeated edge in and out alike): no sort.
+    let edges: Vec<(u32, u32)> = (share.turns.iter().chain(&share.other))
+        .map(|t| (t.from, t.to))
+        .collect();
     if topological(order.len(), &edges).is_some() {
         return None;
     }

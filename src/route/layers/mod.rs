@@ -33,6 +33,7 @@ mod fas;
 mod order;
 mod paths;
 mod pending;
+mod tails;
 mod tree;
 
 use crate::model::{Fabric, Lfts, Lid, LidMap, Note, PathSl, VlPlan};

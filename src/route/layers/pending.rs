@@ -13,9 +13,9 @@
 use std::sync::mpsc;
 
 use super::order::Layer;
-use super::paths::{Block, PathWalk, Turn};
+use super::paths::{Block, Col, PathWalk, Turn};
+use super::tails::{SeedTree, Tails};
 use super::{PathRef, Placement, fas};
-use crate::model::Lid;
 
 /// Places `pending` (in order) on layers 1 .. `max` − 1 of `p`.
 pub(super) fn place_pending(walk: &PathWalk, p: &mut Placement, pending: &[PathRef], max: usize) {
@@ -79,12 +79,15 @@ fn first_pass(
     mut refused: impl FnMut(usize, Turn),
 ) -> Vec<usize> {
     let (mut turns, mut added, mut taken) = (Vec::new(), Vec::new(), Vec::new());
-    let mut blk = Block::default();
+    let (mut blk, mut tails) = (Block::default(), Tails::new(walk.switches()));
     for (i, &(src, lid, _)) in pending.iter().enumerate() {
         turns.clear();
-        walk.path_turns(walk.col(&mut blk, lid), src, &mut turns);
+        tails.head_turns(walk, walk.col(&mut blk, lid), lid, src, &mut turns);
         match try_insert(layer, &turns, &mut added) {
-            Ok(()) => taken.push(i),
+            Ok(()) => {
+                tails.taken();
+                taken.push(i);
+            }
             Err(t) => refused(i, turns[t]),
         }
     }
@@ -164,12 +167,12 @@ impl<'s> Upper<'s> {
 ///
 /// Toward one LID a turn is fixed by the channel it arrives on (the next
 /// switch has one entry for the LID), so the paths of a LID add their
-/// weight per channel, in a table of channels that stays cached, and each
-/// channel's turn takes the sum once: one update of the turn-indexed
-/// weights per channel used instead of one per hop of every path (a cache
-/// miss each, over 7 M turn ids on the 27,648-host RLFT). The turns come
-/// out in the order of their first appearance along the paths, as a walk
-/// path by path lists them.
+/// weight per switch of their in-tree, each switch walked once
+/// ([`SeedTree`]), and each channel's turn takes the sum once: one update
+/// of the turn-indexed weights per channel used instead of one per hop of
+/// every path (a cache miss each, over 7 M turn ids on the 27,648-host
+/// RLFT). The turns come out in the order of their first appearance along
+/// the paths, as a walk path by path lists them.
 fn pending_seed(walk: &PathWalk, pending: &[PathRef]) -> Vec<u32> {
     let edges = seed_edges(walk, pending);
     fas::better_than(walk.first_order(), &edges).unwrap_or_else(|| walk.first_order().to_vec())
@@ -180,30 +183,44 @@ fn pending_seed(walk: &PathWalk, pending: &[PathRef]) -> Vec<u32> {
 fn seed_edges(walk: &PathWalk, pending: &[PathRef]) -> Vec<fas::Edge> {
     let mut weight = vec![0u64; walk.turns()];
     let mut distinct: Vec<Turn> = Vec::new();
-    let mut seed = LidWeights::new(walk.channels());
-    let (mut turns, mut blk) = (Vec::new(), Block::default());
-    for &(src, lid, w) in pending {
-        if seed.lid != Some(lid) {
-            seed.flush(&mut weight, &mut distinct);
-            seed.lid = Some(lid);
-        }
-        turns.clear();
-        walk.path_turns(walk.col(&mut blk, lid), src, &mut turns);
-        for t in &turns {
-            seed.add(t, w);
+    let mut tree = SeedTree::new(walk.switches());
+    let mut blk = Block::default();
+    for run in pending.chunk_by(|a, b| a.1 == b.1) {
+        let col = walk.col(&mut blk, run[0].1);
+        if !tree.run(walk, col, run, &mut weight, &mut distinct) {
+            seed_run_path_by_path(walk, col, run, &mut weight, &mut distinct);
         }
     }
-    seed.flush(&mut weight, &mut distinct);
     distinct
         .iter()
         .map(|t| (t.from, t.to, weight[t.id]))
         .collect()
 }
 
+/// [`SeedTree::run`] path by path, for a run with a looping or over-long
+/// path (whose walk the hop limit cuts).
+fn seed_run_path_by_path(
+    walk: &PathWalk,
+    col: Col,
+    run: &[PathRef],
+    weight: &mut [u64],
+    distinct: &mut Vec<Turn>,
+) {
+    let mut seed = LidWeights::new(walk.channels());
+    let mut turns = Vec::new();
+    for &(src, _, w) in run {
+        turns.clear();
+        walk.path_turns(col, src, &mut turns);
+        for t in &turns {
+            seed.add(t, w);
+        }
+    }
+    seed.flush(weight, distinct);
+}
+
 /// The pending paths' weight per arriving channel toward one LID, with
 /// the turn of each channel in order of first appearance.
 struct LidWeights {
-    lid: Option<Lid>,
     by_channel: Vec<u64>,
     turns: Vec<Turn>,
 }
@@ -211,7 +228,6 @@ struct LidWeights {
 impl LidWeights {
     fn new(channels: usize) -> Self {
         LidWeights {
-            lid: None,
             by_channel: vec![0; channels],
             turns: Vec::new(),
         }
@@ -290,6 +306,66 @@ mod tests {
             .iter()
             .map(|t| (t.from, t.to, weight[&t.id]))
             .collect()
+    }
+
+    /// Layer 1's pass walking every path whole: the paths it takes and
+    /// those it refuses, with the refused turn.
+    fn first_pass_whole_paths(
+        walk: &PathWalk,
+        pending: &[PathRef],
+    ) -> (Vec<usize>, Vec<(usize, Turn)>) {
+        let mut layer = walk.layer_in(walk.first_order());
+        let (mut turns, mut added, mut blk) = (Vec::new(), Vec::new(), Block::default());
+        let (mut taken, mut refused) = (Vec::new(), Vec::new());
+        for (i, &(src, lid, _)) in pending.iter().enumerate() {
+            turns.clear();
+            walk.path_turns(walk.col(&mut blk, lid), src, &mut turns);
+            match try_insert(&mut layer, &turns, &mut added) {
+                Ok(()) => taken.push(i),
+                Err(t) => refused.push((i, turns[t])),
+            }
+        }
+        (taken, refused)
+    }
+
+    /// The aggregation-node PGFT routed by min-hop, its walk and the paths
+    /// its base layer leaves.
+    fn pending_of_minhop() -> (crate::model::Fabric, LidMap, crate::model::Lfts) {
+        // Aggregation nodes on a 3-level PGFT: the paths toward the CAs of
+        // spines and cores with no common ancestor go down then up.
+        let spec = PgftSpec::new(3, &[4, 4, 4], &[1, 4, 2], None);
+        let feat = Features {
+            aggregation_nodes: true,
+            ..Features::default()
+        };
+        let f = apply(&spec, &pgft(&spec).unwrap(), &feat).unwrap();
+        let lids = LidMap::new(&f).unwrap();
+        let opts = RouteOptions {
+            vls: 15,
+            ..Default::default()
+        };
+        let r = engine_by_name("minhop")
+            .unwrap()
+            .route(&f, &lids, &opts)
+            .unwrap();
+        (f, lids, r.lfts)
+    }
+
+    #[test]
+    fn first_pass_over_shared_tails_as_over_whole_paths() {
+        let (f, lids, lfts) = pending_of_minhop();
+        let walk = PathWalk::new(&f, &lids, &lfts);
+        let (_, pending) = super::super::base::base_layer(&walk, false, false);
+        let mut orders = vec![pending.clone(), pending.clone()];
+        orders[1].reverse();
+        for p in &orders {
+            let want = first_pass_whole_paths(&walk, p);
+            assert!(!want.0.is_empty() && !want.1.is_empty(), "{want:?}");
+            let mut layer = walk.layer_in(walk.first_order());
+            let mut refused = Vec::new();
+            let taken = first_pass(&walk, &mut layer, p, |i, t| refused.push((i, t)));
+            assert_eq!((taken, refused), want);
+        }
     }
 
     #[test]
