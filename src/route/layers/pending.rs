@@ -370,24 +370,8 @@ mod tests {
 
     #[test]
     fn seed_sums_per_channel_as_walking_every_path() {
-        // Aggregation nodes on a 3-level PGFT: the paths toward the CAs of
-        // spines and cores with no common ancestor go down then up.
-        let spec = PgftSpec::new(3, &[4, 4, 4], &[1, 4, 2], None);
-        let feat = Features {
-            aggregation_nodes: true,
-            ..Features::default()
-        };
-        let f = apply(&spec, &pgft(&spec).unwrap(), &feat).unwrap();
-        let lids = LidMap::new(&f).unwrap();
-        let opts = RouteOptions {
-            vls: 15,
-            ..Default::default()
-        };
-        let r = engine_by_name("minhop")
-            .unwrap()
-            .route(&f, &lids, &opts)
-            .unwrap();
-        let walk = PathWalk::new(&f, &lids, &r.lfts);
+        let (f, lids, lfts) = pending_of_minhop();
+        let walk = PathWalk::new(&f, &lids, &lfts);
         let (_, pending) = super::super::base::base_layer(&walk, false, false);
         let want = walked_one_by_one(&walk, &pending);
         assert!(want.len() > 10, "pending dependencies: {}", want.len());
