@@ -64,11 +64,13 @@ fn write(f: &Fabric, path: &Path) {
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
     image::write_image(
         &mut out,
-        "engine=dmodc",
-        &[0; 32],
-        &switches(f),
-        &f.lid_guids,
-        None,
+        &image::ImageParts {
+            meta: "engine=dmodc",
+            fingerprint: &[0; 32],
+            switches: &switches(f),
+            lid_guids: &f.lid_guids,
+            vl: None,
+        },
     )
     .unwrap();
 }
@@ -114,11 +116,13 @@ fn bench(c: &mut Criterion) {
             buf.clear();
             image::write_image(
                 &mut buf,
-                "engine=dmodc",
-                &[0; 32],
-                &sw,
-                &old.lid_guids,
-                None,
+                &image::ImageParts {
+                    meta: "engine=dmodc",
+                    fingerprint: &[0; 32],
+                    switches: &sw,
+                    lid_guids: &old.lid_guids,
+                    vl: None,
+                },
             )
             .unwrap();
             black_box(buf.len())

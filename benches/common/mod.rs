@@ -97,11 +97,13 @@ pub fn image_reference(
         let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("create"));
         image::write_image(
             &mut out,
-            "engine=dmodc",
-            &[0; 32],
-            &switches,
-            &lid_guids,
-            None,
+            &image::ImageParts {
+                meta: "engine=dmodc",
+                fingerprint: &[0; 32],
+                switches: &switches,
+                lid_guids: &lid_guids,
+                vl: None,
+            },
         )
         .expect("write image");
         std::io::Write::flush(&mut out).expect("flush")

@@ -85,18 +85,22 @@ fn layout(meta: &str, switches: &[ImageSwitch], num_lids: usize, vl: bool) -> La
     }
 }
 
-/// Writes an image. `meta` is the engine and options string; the content
-/// digest covers every byte after the header, so equal digests mean equal
-/// tables without reading them.
-pub fn write_image(
-    out: &mut dyn Write,
-    meta: &str,
-    fingerprint: &[u8; 32],
-    switches: &[ImageSwitch],
-    lid_guids: &[Guid],
-    vl: Option<&ImageVl>,
-) -> io::Result<()> {
-    write_image_with(out, meta, fingerprint, switches, lid_guids, vl, &mut |_| {})
+/// Everything an image is made of besides its layout.
+#[derive(Clone, Copy)]
+pub struct ImageParts<'a> {
+    /// The engine and options string of the header.
+    pub meta: &'a str,
+    pub fingerprint: &'a [u8; 32],
+    pub switches: &'a [ImageSwitch<'a>],
+    /// Per LID, the GUID of the port that owns it.
+    pub lid_guids: &'a [Guid],
+    pub vl: Option<&'a ImageVl<'a>>,
+}
+
+/// Writes an image. The content digest covers every byte after the
+/// header, so equal digests mean equal tables without reading them.
+pub fn write_image(out: &mut dyn Write, parts: &ImageParts) -> io::Result<()> {
+    write_image_with(out, parts, &mut |_| {})
 }
 
 /// [`write_image`], handing the rows' SHA-256 (switch order) to `rows_hashed`
@@ -105,13 +109,16 @@ pub fn write_image(
 /// are hashed once.
 pub fn write_image_with(
     out: &mut dyn Write,
-    meta: &str,
-    fingerprint: &[u8; 32],
-    switches: &[ImageSwitch],
-    lid_guids: &[Guid],
-    vl: Option<&ImageVl>,
+    parts: &ImageParts,
     rows_hashed: &mut dyn FnMut(&[[u8; 32]]),
 ) -> io::Result<()> {
+    let ImageParts {
+        meta,
+        fingerprint,
+        switches,
+        lid_guids,
+        vl,
+    } = *parts;
     if let Some(s) = switches.iter().find(|s| s.lft.len() % LFT_BLOCK != 0) {
         return Err(io::Error::other(format!(
             "switch {}: LFT of {} bytes is not whole blocks",
@@ -201,38 +208,19 @@ pub fn write_image_with(
 }
 
 /// Writes an image zstd-compressed at [`ZSTD_LEVEL`], single-threaded.
-pub fn write_image_zstd(
-    out: &mut dyn Write,
-    meta: &str,
-    fingerprint: &[u8; 32],
-    switches: &[ImageSwitch],
-    lid_guids: &[Guid],
-    vl: Option<&ImageVl>,
-) -> io::Result<()> {
-    write_image_zstd_with(out, meta, fingerprint, switches, lid_guids, vl, &mut |_| {})
+pub fn write_image_zstd(out: &mut dyn Write, parts: &ImageParts) -> io::Result<()> {
+    write_image_zstd_with(out, parts, &mut |_| {})
 }
 
 /// [`write_image_zstd`] handing the rows' digests on ([`write_image_with`]).
 pub fn write_image_zstd_with(
     out: &mut dyn Write,
-    meta: &str,
-    fingerprint: &[u8; 32],
-    switches: &[ImageSwitch],
-    lid_guids: &[Guid],
-    vl: Option<&ImageVl>,
+    parts: &ImageParts,
     rows_hashed: &mut dyn FnMut(&[[u8; 32]]),
 ) -> io::Result<()> {
     let mut enc = zstd::stream::Encoder::new(out, ZSTD_LEVEL)?;
     enc.include_checksum(true)?;
-    write_image_with(
-        &mut enc,
-        meta,
-        fingerprint,
-        switches,
-        lid_guids,
-        vl,
-        rows_hashed,
-    )?;
+    write_image_with(&mut enc, parts, rows_hashed)?;
     enc.finish()?;
     Ok(())
 }

@@ -279,7 +279,7 @@ pub fn verify_digest(bytes: &[u8], index: &ImageIndex) -> Result<(), ImageError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::emit::image::{ImageSwitch, write_image};
+    use crate::emit::image::{ImageParts, ImageSwitch, write_image};
 
     fn tiny() -> (Vec<u8>, Vec<u8>) {
         let mut a = vec![0xFFu8; 64];
@@ -314,7 +314,17 @@ mod tests {
         ];
         let lg = [Guid(0), Guid(0x11), Guid(0x20), Guid(0x21)];
         let mut out = Vec::new();
-        write_image(&mut out, "engine=minhop", &[7; 32], &sw, &lg, None).unwrap();
+        write_image(
+            &mut out,
+            &ImageParts {
+                meta: "engine=minhop",
+                fingerprint: &[7; 32],
+                switches: &sw,
+                lid_guids: &lg,
+                vl: None,
+            },
+        )
+        .unwrap();
         assert_eq!(out.len() % 64, 0);
         let idx = read_index(&out).unwrap();
         verify_digest(&out, &idx).unwrap();
@@ -365,7 +375,17 @@ mod tests {
             path_sl: vec![&sl_a, &sl_b],
         };
         let mut out = Vec::new();
-        write_image(&mut out, "engine=minhop", &[7; 32], &sw, &lg, Some(&vl)).unwrap();
+        write_image(
+            &mut out,
+            &ImageParts {
+                meta: "engine=minhop",
+                fingerprint: &[7; 32],
+                switches: &sw,
+                lid_guids: &lg,
+                vl: Some(&vl),
+            },
+        )
+        .unwrap();
         let idx = read_index(&out).unwrap();
         verify_digest(&out, &idx).unwrap();
         assert_eq!(idx.header.version, VERSION_VL);

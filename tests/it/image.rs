@@ -29,10 +29,17 @@ fn image_bytes(f: &Fabric, lids: &LidMap, lfts: &Lfts, zstd: bool) -> Vec<u8> {
     let lg = routec::model::table_set::lid_port_guids(f, lids);
     let fp = routec::model::image::fabric_fingerprint(f);
     let mut out = Vec::new();
+    let parts = image::ImageParts {
+        meta: "engine=minhop",
+        fingerprint: &fp,
+        switches: &sw,
+        lid_guids: &lg,
+        vl: None,
+    };
     if zstd {
-        image::write_image_zstd(&mut out, "engine=minhop", &fp, &sw, &lg, None).unwrap();
+        image::write_image_zstd(&mut out, &parts).unwrap();
     } else {
-        image::write_image(&mut out, "engine=minhop", &fp, &sw, &lg, None).unwrap();
+        image::write_image(&mut out, &parts).unwrap();
     }
     out
 }
@@ -141,15 +148,15 @@ fn example() -> Vec<u8> {
         ..image::switches_of(&f, &lfts)[0]
     }];
     let mut out = Vec::new();
-    image::write_image(
-        &mut out,
-        "engine=minhop",
-        &[0xAB; 32],
-        &sw,
-        &routec::model::table_set::lid_port_guids(&f, &lids),
-        None,
-    )
-    .unwrap();
+    let lg = routec::model::table_set::lid_port_guids(&f, &lids);
+    let parts = image::ImageParts {
+        meta: "engine=minhop",
+        fingerprint: &[0xAB; 32],
+        switches: &sw,
+        lid_guids: &lg,
+        vl: None,
+    };
+    image::write_image(&mut out, &parts).unwrap();
     out
 }
 
@@ -308,7 +315,10 @@ proptest::proptest! {
             .collect();
         let lg: Vec<Guid> = lid_guids.iter().map(|&g| Guid(g)).collect();
         let mut out = Vec::new();
-        image::write_image(&mut out, &desc, &[1; 32], &sw, &lg, None).unwrap();
+        image::write_image(
+&mut out,
+&image::ImageParts { meta: &desc, fingerprint: &[1; 32], switches: &sw, lid_guids: &lg, vl: None },
+).unwrap();
         let t = parse_tables("p", Bytes::Owned(out)).unwrap();
         proptest::prop_assert_eq!(t.to_lfts(), lfts.clone());
         proptest::prop_assert_eq!(&t.lid_guids, &lg);

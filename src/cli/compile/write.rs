@@ -194,10 +194,17 @@ fn stage_image(
     // reports its own error
     let mut send = |d: &[[u8; 32]]| drop(rows_hashed.send(d.to_vec()));
     set.stage(file.name(), |w| {
+        let parts = image::ImageParts {
+            meta: &meta,
+            fingerprint,
+            switches: &sw,
+            lid_guids: &lg,
+            vl: vl.as_ref(),
+        };
         if args.compress {
-            image::write_image_zstd_with(w, &meta, fingerprint, &sw, &lg, vl.as_ref(), &mut send)
+            image::write_image_zstd_with(w, &parts, &mut send)
         } else {
-            image::write_image_with(w, &meta, fingerprint, &sw, &lg, vl.as_ref(), &mut send)
+            image::write_image_with(w, &parts, &mut send)
         }
     })?;
     set.remove_stale(stale.name());
