@@ -291,45 +291,44 @@ mod tests {
         (a, b)
     }
 
+    /// The image of two switches with rows `a` and `b`, the second
+    /// described `desc2`, and four LIDs.
+    fn tiny_image(
+        (a, b): (&[u8], &[u8]),
+        desc2: &str,
+        vl: Option<&crate::emit::image_vl::ImageVl>,
+    ) -> Vec<u8> {
+        let switch = |guid, lid, desc, lft| ImageSwitch {
+            guid: Guid(guid),
+            lid,
+            num_ports: 4,
+            top: 3,
+            desc,
+            lft,
+        };
+        let sw = [switch(0x20, 2, "s1", a), switch(0x21, 3, desc2, b)];
+        let lg = [Guid(0), Guid(0x11), Guid(0x20), Guid(0x21)];
+        let mut out = Vec::new();
+        let parts = ImageParts {
+            meta: "engine=minhop",
+            fingerprint: &[7; 32],
+            switches: &sw,
+            lid_guids: &lg,
+            vl,
+        };
+        write_image(&mut out, &parts).unwrap();
+        out
+    }
+
     #[test]
     fn write_then_index_round_trips() {
         let (a, b) = tiny();
-        let sw = [
-            ImageSwitch {
-                guid: Guid(0x20),
-                lid: 2,
-                num_ports: 4,
-                top: 3,
-                desc: "s1",
-                lft: &a,
-            },
-            ImageSwitch {
-                guid: Guid(0x21),
-                lid: 3,
-                num_ports: 4,
-                top: 3,
-                desc: "s2 x",
-                lft: &b,
-            },
-        ];
-        let lg = [Guid(0), Guid(0x11), Guid(0x20), Guid(0x21)];
-        let mut out = Vec::new();
-        write_image(
-            &mut out,
-            &ImageParts {
-                meta: "engine=minhop",
-                fingerprint: &[7; 32],
-                switches: &sw,
-                lid_guids: &lg,
-                vl: None,
-            },
-        )
-        .unwrap();
+        let out = tiny_image((&a, &b), "s2 x", None);
         assert_eq!(out.len() % 64, 0);
         let idx = read_index(&out).unwrap();
         verify_digest(&out, &idx).unwrap();
         assert_eq!(idx.header.meta, "engine=minhop");
-        assert_eq!(idx.lid_guids, lg);
+        assert_eq!(idx.lid_guids, [Guid(0), Guid(0x11), Guid(0x20), Guid(0x21)]);
         assert_eq!(idx.switches[1].desc, "s2 x");
         assert_eq!(&out[idx.switches[0].table.clone()], &a[..]);
         assert_eq!(&out[idx.switches[1].table.clone()], &b[..]);
@@ -346,25 +345,6 @@ mod tests {
     #[test]
     fn a_vl_section_round_trips_and_is_digested() {
         let (a, b) = tiny();
-        let sw = [
-            ImageSwitch {
-                guid: Guid(0x20),
-                lid: 2,
-                num_ports: 4,
-                top: 3,
-                desc: "s1",
-                lft: &a,
-            },
-            ImageSwitch {
-                guid: Guid(0x21),
-                lid: 3,
-                num_ports: 4,
-                top: 3,
-                desc: "s2",
-                lft: &b,
-            },
-        ];
-        let lg = [Guid(0), Guid(0x11), Guid(0x20), Guid(0x21)];
         let (sl_a, sl_b) = (vec![0u8; 64], vec![1u8; 64]);
         let table: Vec<u8> = (0..5 * 5 * 16).map(|i| (i % 3) as u8).collect();
         let vl = crate::emit::image_vl::ImageVl {
@@ -374,18 +354,7 @@ mod tests {
             sl2vl: vec![None, Some((5, &table))],
             path_sl: vec![&sl_a, &sl_b],
         };
-        let mut out = Vec::new();
-        write_image(
-            &mut out,
-            &ImageParts {
-                meta: "engine=minhop",
-                fingerprint: &[7; 32],
-                switches: &sw,
-                lid_guids: &lg,
-                vl: Some(&vl),
-            },
-        )
-        .unwrap();
+        let out = tiny_image((&a, &b), "s2", Some(&vl));
         let idx = read_index(&out).unwrap();
         verify_digest(&out, &idx).unwrap();
         assert_eq!(idx.header.version, VERSION_VL);
