@@ -56,13 +56,7 @@ fn tables(f: &Fabric, lids: &LidMap, l: usize, damage: f64, rng: &mut ChaCha8Rng
     let sp = n - l;
     let mut t = Lfts::new(n, lids.max_lid());
     for (lid, o) in lids.iter() {
-        let (home, port) = match f.switch_index(o.node) {
-            Some(s) => (s.ix(), 0),
-            None => {
-                let q = f.peer(o.node, o.port).unwrap();
-                (f.switch_index(q.node).unwrap().ix(), q.port)
-            }
-        };
+        let (home, port) = crate::verify::test_ring::home(f, o);
         let up = 3 + (lid as usize % sp) as PortNum;
         for s in 0..n {
             let mut p = match (s == home, s < l, home < l) {

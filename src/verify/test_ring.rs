@@ -1,10 +1,10 @@
 //! The verifier's unit-test fabric: a ring of switches with chords and two
 //! hosts per switch, small enough to walk by hand, irregular enough for
 //! loops, detours and credit loops (`quality/tests.rs`,
-//! `walk_fast_tests.rs`).
+//! `walk_fast_tests.rs`), and where its tests' tables deliver a LID.
 
-use crate::model::lids::assign_missing_lids;
-use crate::model::{Fabric, FabricBuilder, Guid, NodeKind, NodeSpec};
+use crate::model::lids::{LidOwner, assign_missing_lids};
+use crate::model::{Fabric, FabricBuilder, Guid, NodeKind, NodeSpec, PortNum};
 
 /// `n` switches in a ring (port 3 → next, 4 → previous), a chord on port 5
 /// from switch `i` to `i + n/2` where `chord(i)`, and hosts on ports 1–2 of
@@ -34,4 +34,17 @@ pub fn ring(n: usize, chord: impl Fn(usize) -> bool, hosts: impl Fn(usize) -> bo
     let mut f = b.build();
     assign_missing_lids(&mut f).unwrap();
     f
+}
+
+/// Where a LID is delivered: its owner's switch and port 0, or the switch
+/// its CA port is cabled to and that switch's port (the tests' hand-made
+/// tables end every route there).
+pub fn home(f: &Fabric, o: LidOwner) -> (usize, PortNum) {
+    match f.switch_index(o.node) {
+        Some(s) => (s.ix(), 0),
+        None => {
+            let q = f.peer(o.node, o.port).unwrap();
+            (f.switch_index(q.node).unwrap().ix(), q.port)
+        }
+    }
 }

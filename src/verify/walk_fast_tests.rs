@@ -25,13 +25,7 @@ pub(super) fn tables(f: &Fabric, lids: &LidMap, damage: f64, rng: &mut ChaCha8Rn
     let n = f.num_switches();
     let mut t = Lfts::new(n, lids.max_lid());
     for (lid, o) in lids.iter() {
-        let (home, port) = match f.switch_index(o.node) {
-            Some(s) => (s.ix(), 0),
-            None => {
-                let q = f.peer(o.node, o.port).unwrap();
-                (f.switch_index(q.node).unwrap().ix(), q.port)
-            }
-        };
+        let (home, port) = crate::verify::test_ring::home(f, o);
         for s in 0..n {
             let ahead = (home + n - s) % n;
             let mut p = match ahead {
