@@ -7,6 +7,7 @@
 //! §3.2–3.3), [`dests`] (node numbering), [`routes`] (formulas (1)–(4),
 //! §3.4). Every choice the paper leaves open is in `formats/dmodc.md`.
 
+mod candidates;
 pub mod costs;
 pub mod dests;
 pub mod escape;
@@ -18,6 +19,7 @@ pub mod lmc;
 mod route_escape;
 pub mod routes;
 pub mod runs;
+mod scratch;
 pub mod spread;
 mod spread_runs;
 

@@ -10,99 +10,14 @@
 //! t ("down mode") has only down candidates and one without only up
 //! candidates, so every route is up*·down* (`formats/dmodc.md`).
 
-use super::costs::{Costs, INF};
+use super::costs::Costs;
 use super::dests::Dests;
 use super::escape::Escape;
 pub use super::fastdiv::FastDiv;
-use super::groups::{Dir, Group, Ranked};
-use super::hits::count_hits;
+use super::groups::{Group, Ranked};
 use super::runs::{self, Run, Runs};
+pub use super::scratch::Scratch;
 use crate::model::NO_ROUTE;
-
-/// Per-thread buffers of one row computation.
-pub struct Scratch {
-    down_mode: Vec<bool>,
-    /// c[s][t] where up groups (resp. down groups) may be candidates, else
-    /// 0 ([`RouteCtx::count_candidates`]).
-    want_up: Vec<u8>,
-    want_down: Vec<u8>,
-    count: Vec<u8>,
-    /// The wrapping sum of the candidates' group indices: the candidate
-    /// itself where `count` is 1 (the only use).
-    first: Vec<u8>,
-    pub(super) cand: Vec<u8>,
-    pub(super) up_groups: Vec<u8>,
-    pub(super) down_groups: Vec<u8>,
-    pub(super) level_groups: Vec<u8>,
-    /// Escape candidates of the row per escape column ([`Escape::row`]):
-    /// the only one (as `first`), filled on the row's first escape entry.
-    pub(super) esc_first: Vec<u8>,
-    /// e[s] per escape column where it can be a candidate's e + 1, else 0.
-    pub(super) esc_want: Vec<u8>,
-    /// How many candidates are up groups, down groups, level groups (their
-    /// sum: how many there are).
-    pub(super) esc_up: Vec<u8>,
-    pub(super) esc_down: Vec<u8>,
-    pub(super) esc_level: Vec<u8>,
-    pub(super) esc_ready: bool,
-    /// Port of each candidate for the current ⌊d / (Π·#C)⌋.
-    port_of_k: Vec<u8>,
-    /// Π_s clamped to 2^17 (same quotients for d < 2^17), and its divider.
-    pub(super) pi_val: u32,
-    pi: FastDiv,
-    /// The row's up table ([`runs::up_table`]), built on first use.
-    pub(super) up_table: Vec<u8>,
-    pub(super) up_ready: bool,
-    /// The same tables over all down groups and over all groups, for the
-    /// escape entries whose candidates are those ([`super::route_escape`]).
-    pub(super) down_table: Vec<u8>,
-    pub(super) down_ready: bool,
-    pub(super) all_table: Vec<u8>,
-    pub(super) all_ready: bool,
-    /// Targets the row leaves unrouted, for the `D004` count.
-    skipped: Vec<u32>,
-    /// Up-table runs not copied yet ([`runs::Pending`]).
-    pending: runs::Pending,
-    /// The `spread` variant's nominal table on rows with fewer up groups
-    /// than nominal ones ([`super::spread_runs`]), built on first use.
-    nominal_row: super::spread_runs::NominalRow,
-    nominal_ready: bool,
-}
-
-impl Scratch {
-    pub fn new(n: usize) -> Scratch {
-        Scratch {
-            down_mode: vec![false; n],
-            want_up: vec![0; n],
-            want_down: vec![0; n],
-            count: vec![0; n],
-            first: vec![0; n],
-            cand: Vec::with_capacity(256),
-            up_groups: Vec::new(),
-            down_groups: Vec::new(),
-            level_groups: Vec::new(),
-            esc_first: Vec::new(),
-            esc_want: Vec::new(),
-            esc_up: Vec::new(),
-            esc_down: Vec::new(),
-            esc_level: Vec::new(),
-            esc_ready: false,
-            port_of_k: Vec::with_capacity(256),
-            pi_val: 1,
-            pi: FastDiv::new(1),
-            up_table: Vec::new(),
-            up_ready: false,
-            down_table: Vec::new(),
-            down_ready: false,
-            all_table: Vec::new(),
-            all_ready: false,
-            skipped: Vec::new(),
-            pending: Default::default(),
-            nominal_row: Default::default(),
-            nominal_ready: false,
-        }
-    }
-}
 
 /// Everything a row needs, shared by all threads.
 pub struct RouteCtx<'a> {
@@ -132,90 +47,6 @@ impl<'a> RouteCtx<'a> {
             variant: Default::default(),
             nominal: None,
         }
-    }
-
-    /// Counts the candidate groups of switch `s` for every target at once
-    /// (byte-wide passes over the cost rows), remembering the only one when
-    /// there is one. A group Ω hits target t when c[Ω][t] + 1 = `want[t]`,
-    /// `want` being c[s][t] where the group's direction is the mode of t
-    /// and 0 elsewhere (`saturating_add` never gives 0); t = s never hits.
-    fn count_candidates(&self, s: usize, sc: &mut Scratch) {
-        let r = self.r;
-        let cs = self.costs.row(s);
-        let rank_s = r.rank[s];
-        let modes = sc
-            .down_mode
-            .iter_mut()
-            .zip(sc.want_up.iter_mut().zip(sc.want_down.iter_mut()))
-            .zip(cs.iter().zip(&r.rank));
-        for ((dm, (up, down)), (&c, &rt)) in modes {
-            let t_is_down = c != INF && rt <= rank_s && c == rank_s - rt;
-            *dm = t_is_down;
-            *up = if c != INF && !t_is_down { c } else { 0 };
-            *down = if t_is_down { c } else { 0 };
-        }
-        sc.count.fill(0);
-        sc.first.fill(0);
-        sc.up_groups.clear();
-        sc.down_groups.clear();
-        sc.level_groups.clear();
-        for (gi, g) in r.groups(s).iter().enumerate() {
-            match g.dir {
-                Dir::Level => sc.level_groups.push(gi as u8),
-                Dir::Up => sc.up_groups.push(gi as u8),
-                Dir::Down => sc.down_groups.push(gi as u8),
-            }
-        }
-        let groups = r.groups(s);
-        let row = |gi: u8| self.costs.row(groups[gi as usize].peer as usize);
-        let Scratch {
-            want_up,
-            want_down,
-            count,
-            first,
-            up_groups,
-            down_groups,
-            ..
-        } = sc;
-        count_hits(up_groups, row, want_up, count, first);
-        // Down mode needs rank(t) < rank(s): internal order is by rank, so
-        // down groups only ever hit the targets before s's rank.
-        let below = r.rank_start[rank_s as usize];
-        count_hits(down_groups, row, &want_down[..below], count, first);
-    }
-
-    /// The candidate groups C_{s,t} (indices into the groups of `s`), in
-    /// group (neighbour GUID) order.
-    fn candidates(&self, s: usize, t: usize, sc: &mut Scratch) {
-        sc.cand.clear();
-        let cnt = sc.count[t];
-        if cnt == 1 {
-            sc.cand.push(sc.first[t]);
-            return;
-        }
-        let want_down = sc.down_mode[t];
-        // Every group of the wanted direction qualifies (intact fat-trees).
-        let all = if want_down {
-            &sc.down_groups
-        } else {
-            &sc.up_groups
-        };
-        if all.len() == cnt as usize {
-            sc.cand.extend_from_slice(all);
-            return;
-        }
-        let c = self.costs.get(s, t);
-        for (gi, g) in self.r.groups(s).iter().enumerate() {
-            let dir_ok = if want_down {
-                g.dir == Dir::Down
-            } else {
-                g.dir == Dir::Up
-            };
-            if dir_ok && self.costs.get(g.peer as usize, t).wrapping_add(1) == c {
-                sc.cand.push(gi as u8);
-            }
-        }
-        debug_assert_eq!(sc.cand.len(), cnt as usize);
     }
 
     /// Fills the LFT row of internal switch `s` (entries start as NO_ROUTE).

@@ -1,0 +1,95 @@
+//! The candidate groups of a row, formula (1) of the Dmodc paper (§3.4)
+//! with the down-path variant (`routes.rs`' module doc): counted for every
+//! target at once, then listed for the targets whose count does not say
+//! which they are; split from [`super::routes`], whose rows use them.
+
+use super::costs::INF;
+use super::groups::Dir;
+use super::hits::count_hits;
+use super::routes::{RouteCtx, Scratch};
+
+impl RouteCtx<'_> {
+    /// Counts the candidate groups of switch `s` for every target at once
+    /// (byte-wide passes over the cost rows), remembering the only one when
+    /// there is one. A group Ω hits target t when c[Ω][t] + 1 = `want[t]`,
+    /// `want` being c[s][t] where the group's direction is the mode of t
+    /// and 0 elsewhere (`saturating_add` never gives 0); t = s never hits.
+    pub(super) fn count_candidates(&self, s: usize, sc: &mut Scratch) {
+        let r = self.r;
+        let cs = self.costs.row(s);
+        let rank_s = r.rank[s];
+        let modes = sc
+            .down_mode
+            .iter_mut()
+            .zip(sc.want_up.iter_mut().zip(sc.want_down.iter_mut()))
+            .zip(cs.iter().zip(&r.rank));
+        for ((dm, (up, down)), (&c, &rt)) in modes {
+            let t_is_down = c != INF && rt <= rank_s && c == rank_s - rt;
+            *dm = t_is_down;
+            *up = if c != INF && !t_is_down { c } else { 0 };
+            *down = if t_is_down { c } else { 0 };
+        }
+        sc.count.fill(0);
+        sc.first.fill(0);
+        sc.up_groups.clear();
+        sc.down_groups.clear();
+        sc.level_groups.clear();
+        for (gi, g) in r.groups(s).iter().enumerate() {
+            match g.dir {
+                Dir::Level => sc.level_groups.push(gi as u8),
+                Dir::Up => sc.up_groups.push(gi as u8),
+                Dir::Down => sc.down_groups.push(gi as u8),
+            }
+        }
+        let groups = r.groups(s);
+        let row = |gi: u8| self.costs.row(groups[gi as usize].peer as usize);
+        let Scratch {
+            want_up,
+            want_down,
+            count,
+            first,
+            up_groups,
+            down_groups,
+            ..
+        } = sc;
+        count_hits(up_groups, row, want_up, count, first);
+        // Down mode needs rank(t) < rank(s): internal order is by rank, so
+        // down groups only ever hit the targets before s's rank.
+        let below = r.rank_start[rank_s as usize];
+        count_hits(down_groups, row, &want_down[..below], count, first);
+    }
+
+    /// The candidate groups C_{s,t} (indices into the groups of `s`), in
+    /// group (neighbour GUID) order.
+    pub(super) fn candidates(&self, s: usize, t: usize, sc: &mut Scratch) {
+        sc.cand.clear();
+        let cnt = sc.count[t];
+        if cnt == 1 {
+            sc.cand.push(sc.first[t]);
+            return;
+        }
+        let want_down = sc.down_mode[t];
+        // Every group of the wanted direction qualifies (intact fat-trees).
+        let all = if want_down {
+            &sc.down_groups
+        } else {
+            &sc.up_groups
+        };
+        if all.len() == cnt as usize {
+            sc.cand.extend_from_slice(all);
+            return;
+        }
+        let c = self.costs.get(s, t);
+        for (gi, g) in self.r.groups(s).iter().enumerate() {
+            let dir_ok = if want_down {
+                g.dir == Dir::Down
+            } else {
+                g.dir == Dir::Up
+            };
+            if dir_ok && self.costs.get(g.peer as usize, t).wrapping_add(1) == c {
+                sc.cand.push(gi as u8);
+            }
+        }
+        debug_assert_eq!(sc.cand.len(), cnt as usize);
+    }
+}
