@@ -15,8 +15,8 @@ use super::runs;
 enum Choice {
     /// No candidate: the entries stay unrouted.
     None,
-    /// One candidate group of one port.
-    Port(u8),
+    /// One candidate group (its index among the groups of the row).
+    One(u8),
     /// Every up group, every down group, every group: the row's table of
     /// formulas (3)–(4) over that set, by `d`.
     Up,
@@ -69,27 +69,19 @@ impl RouteCtx<'_> {
     }
 
     /// The escape candidates of `s` toward `t` (column `k`) into `sc.cand`:
-    /// the counted fast cases (none, one, all groups, all up groups, all
-    /// down groups — group order is kept since `up_groups` and
-    /// `down_groups` ascend), else [`escape::candidates`].
+    /// the counted sets of [`RouteCtx::escape_choice`] (group order is kept
+    /// since `up_groups` and `down_groups` ascend), else
+    /// [`escape::candidates`].
     pub(super) fn escape_candidates(&self, s: usize, t: usize, k: usize, sc: &mut Scratch) {
-        if !sc.esc_ready {
-            self.count_escape_candidates(s, sc);
-        }
+        let choice = self.escape_choice(s, k, sc);
         sc.cand.clear();
-        let groups = self.r.groups(s).len();
-        let (up, down) = (sc.esc_up[k], sc.esc_down[k]);
-        match up + down + sc.esc_level[k] {
-            0 => {}
-            1 => sc.cand.push(sc.esc_first[k]),
-            n if n as usize == groups => sc.cand.extend(0..groups as u8),
-            n if up == n && n as usize == sc.up_groups.len() => {
-                sc.cand.extend_from_slice(&sc.up_groups)
-            }
-            n if down == n && n as usize == sc.down_groups.len() => {
-                sc.cand.extend_from_slice(&sc.down_groups)
-            }
-            _ => {
+        match choice {
+            Choice::None => {}
+            Choice::One(gi) => sc.cand.push(gi),
+            Choice::All => sc.cand.extend(0..self.r.groups(s).len() as u8),
+            Choice::Up => sc.cand.extend_from_slice(&sc.up_groups),
+            Choice::Down => sc.cand.extend_from_slice(&sc.down_groups),
+            Choice::Listed => {
                 if let Some(e) = self.escape.toward(t) {
                     escape::candidates(self.r, s, e, &mut sc.cand);
                 }
@@ -114,13 +106,14 @@ impl RouteCtx<'_> {
     ) -> bool {
         let table = match self.escape_choice(s, k, sc) {
             Choice::None => return false,
-            Choice::Port(port) => {
+            Choice::One(gi) if self.r.groups(s)[gi as usize].len == 1 => {
+                let port = self.r.ports[self.r.groups(s)[gi as usize].start as usize];
                 for d in dests {
                     put(row, d, port);
                 }
                 return true;
             }
-            Choice::Listed => {
+            Choice::One(_) | Choice::Listed => {
                 self.escape_candidates(s, t, k, sc);
                 for d in dests {
                     put(row, d, self.port_of(s, d.d, sc));
@@ -137,25 +130,19 @@ impl RouteCtx<'_> {
         true
     }
 
-    /// Which of [`Choice`] the escape candidates of `s` in column `k` are
-    /// (the cases of [`RouteCtx::escape_candidates`], in its order).
+    /// Which of [`Choice`] the escape candidates of `s` in column `k` are:
+    /// none, one, all groups, all up groups, all down groups (counted by
+    /// direction, no per-target walk of the groups), or another set.
     fn escape_choice(&self, s: usize, k: usize, sc: &mut Scratch) -> Choice {
         if !sc.esc_ready {
             self.count_escape_candidates(s, sc);
         }
-        let groups = self.r.groups(s);
+        let groups = self.r.groups(s).len();
         let (up, down) = (sc.esc_up[k], sc.esc_down[k]);
         match up + down + sc.esc_level[k] {
             0 => Choice::None,
-            1 => {
-                let g = &groups[sc.esc_first[k] as usize];
-                if g.len == 1 {
-                    Choice::Port(self.r.ports[g.start as usize])
-                } else {
-                    Choice::Listed
-                }
-            }
-            n if n as usize == groups.len() => Choice::All,
+            1 => Choice::One(sc.esc_first[k]),
+            n if n as usize == groups => Choice::All,
             n if up == n && n as usize == sc.up_groups.len() => Choice::Up,
             n if down == n && n as usize == sc.down_groups.len() => Choice::Down,
             _ => Choice::Listed,
