@@ -60,14 +60,13 @@ pub enum Linked {
 /// 0..=num_ports from `port_start[n]` (issue 17: a vector per node was
 /// 30,528 allocations for the 27,648-host RLFT and a copy of every port at
 /// `build`). A node that grows ([`FabricBuilder::add_ports`]) and is not the
-/// last one moves its ports to the end, leaving a hole that `build` drops.
+/// last one moves its ports to the end, leaving a hole that `build` drops
+/// (there is one exactly when the vector is longer than the nodes' ports).
 #[derive(Default, Debug)]
 pub struct FabricBuilder {
     nodes: Vec<Node>,
     port_start: Vec<u32>,
     ports: Vec<Port>,
-    /// Whether some ports were moved (the vector holds dead slots).
-    holes: bool,
     by_guid: GuidMap<NodeIdx>,
 }
 
@@ -85,7 +84,6 @@ impl FabricBuilder {
             nodes: Vec::with_capacity(nodes),
             port_start: Vec::with_capacity(nodes),
             ports: Vec::new(),
-            holes: false,
             by_guid: GuidMap::with_capacity_and_hasher(nodes, Default::default()),
         }
     }
@@ -157,7 +155,6 @@ impl FabricBuilder {
             // not the last ports: move them to the end
             self.ports.extend_from_within(start..start + old);
             self.port_start[n.ix()] = (self.ports.len() - old) as u32;
-            self.holes = true;
         }
         self.ports.resize(
             self.ports.len() + (total as usize + 1 - old),
@@ -235,8 +232,9 @@ impl FabricBuilder {
     /// Freezes the fabric. Switch ports inherit the port-0 GUID (the node
     /// GUID when the input gave none), as on real switches.
     pub fn build(mut self) -> Fabric {
-        if self.holes {
-            self.compact();
+        let total = self.nodes.iter().map(|n| n.num_ports as usize + 1).sum();
+        if self.ports.len() != total {
+            self.compact(total);
         }
         let mut port_start = self.port_start;
         port_start.push(self.ports.len() as u32);
@@ -280,8 +278,7 @@ impl FabricBuilder {
 
     /// Drops the slots [`FabricBuilder::add_ports`] left behind: every
     /// node's ports in node order, contiguous.
-    fn compact(&mut self) {
-        let total = self.nodes.iter().map(|n| n.num_ports as usize + 1).sum();
+    fn compact(&mut self, total: usize) {
         let mut ports = Vec::with_capacity(total);
         for i in 0..self.nodes.len() {
             let range = self.port_range(NodeIdx(i as u32));
@@ -289,7 +286,6 @@ impl FabricBuilder {
             ports.extend_from_slice(&self.ports[range]);
         }
         self.ports = ports;
-        self.holes = false;
     }
 }
 
@@ -373,13 +369,19 @@ mod tests {
         ));
     }
 
-    #[test]
-    fn build_indexes_switches_links_and_port_guids() {
+    /// [`two_switches`] and a CA `h` (GUID 10, port GUID 11), uncabled.
+    fn two_switches_and_a_host() -> (FabricBuilder, NodeIdx, NodeIdx, NodeIdx) {
         let (mut b, s1, s2) = two_switches();
         let h = b
             .add_node(NodeSpec::new(NodeKind::Ca, Guid(10), 1, "h"))
             .unwrap();
         b.port_mut(h, 1).unwrap().guid = Guid(11);
+        (b, s1, s2, h)
+    }
+
+    #[test]
+    fn build_indexes_switches_links_and_port_guids() {
+        let (mut b, s1, s2, h) = two_switches_and_a_host();
         b.connect(s1, 1, s2, 1).unwrap();
         b.connect(s1, 2, s2, 2).unwrap(); // parallel cable
         b.connect(s2, 3, s2, 4).unwrap(); // self-loop
@@ -400,11 +402,7 @@ mod tests {
     /// flat vector, then `build` closes the hole).
     #[test]
     fn ports_added_to_an_early_node_keep_every_cable() {
-        let (mut b, s1, s2) = two_switches();
-        let h = b
-            .add_node(NodeSpec::new(NodeKind::Ca, Guid(10), 1, "h"))
-            .unwrap();
-        b.port_mut(h, 1).unwrap().guid = Guid(11);
+        let (mut b, s1, s2, h) = two_switches_and_a_host();
         b.connect(s1, 1, s2, 1).unwrap();
         b.connect(h, 1, s2, 4).unwrap();
         b.add_ports(s1, 2).unwrap();

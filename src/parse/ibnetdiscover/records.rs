@@ -166,6 +166,17 @@ impl<'a> Records<'a> {
         ParseError::at(self.file, self.text, at, len, expected, found)
     }
 
+    /// The error for a node name `S-…`/`H-…` (at byte `at`) whose GUID
+    /// part is not 1 to 16 hex digits.
+    fn bad_name_guid(&self, at: usize, name: &str) -> ParseError {
+        self.error(
+            at + 2,
+            name.len() - 2,
+            "a GUID (1 to 16 hex digits)",
+            format!("`{}`", &name[2..]),
+        )
+    }
+
     /// Takes one classified line starting at byte `off` (`len` bytes).
     pub fn line(&mut self, line: Line<'a>, off: usize, len: usize) -> Result<()> {
         match line {
@@ -240,15 +251,7 @@ impl<'a> Records<'a> {
         } else {
             let from_name = match guid_of_name(h.id) {
                 Some(Ok((_, g))) => Some(g),
-                Some(Err(())) => {
-                    let e = self.error(
-                        off + h.id_at + 2,
-                        h.id.len() - 2,
-                        "a GUID (1 to 16 hex digits)",
-                        format!("`{}`", &h.id[2..]),
-                    );
-                    return Err(e.into());
-                }
+                Some(Err(())) => return Err(self.bad_name_guid(off + h.id_at, h.id).into()),
                 None => None,
             };
             match (self.pending.guid[slot].take(), from_name) {
@@ -332,13 +335,7 @@ impl<'a> Records<'a> {
         } else {
             match p.remote_name_guid {
                 Some(Err(())) => {
-                    let e = self.error(
-                        off + p.remote_at + 2,
-                        p.remote.len() - 2,
-                        "a GUID (1 to 16 hex digits)",
-                        format!("`{}`", &p.remote[2..]),
-                    );
-                    return Err(e.into());
+                    return Err(self.bad_name_guid(off + p.remote_at, p.remote).into());
                 }
                 g => g.and_then(Result::ok),
             }
