@@ -48,8 +48,6 @@ pub(crate) struct FastTables {
     /// switch or is beyond the switch's. A fixed stride rather than the
     /// flat port numbering saves the per-switch base lookup of every hop.
     hop: Vec<u32>,
-    /// Per switch: its first flat port and its port count.
-    ports: Vec<(u32, u32)>,
     /// Source weight of each switch toward a CA LID (its end ports, plus
     /// the switch itself with `all_paths`), before the destination's own.
     weight: Vec<u32>,
@@ -117,9 +115,6 @@ impl FastTables {
             .iter()
             .map(|&h| h + u32::from(cx.all_paths))
             .collect();
-        let ports = (0..n)
-            .map(|s| (topo.base[s], topo.num_ports(s) as u32))
-            .collect();
         let vl_of_sl = map.map(|v| v & 15);
         // check_lane's rule, against the fewest operational VLs of any switch
         let min_op = cx
@@ -133,7 +128,6 @@ impl FastTables {
             .fold(0u16, |m, sl| m | 1 << sl);
         Some(FastTables {
             hop,
-            ports,
             weight,
             vl_of_sl,
             bad_sls,

@@ -204,7 +204,7 @@ impl Acc {
             if to == t {
                 continue;
             }
-            let at = ft.ports[to].0 as usize + usize::from(f.out[to]);
+            let at = cx.topo.base[to] as usize + usize::from(f.out[to]);
             let bit = 1u64 << (h & 0xFF);
             let mut vls = 0u16;
             while sls != 0 {
