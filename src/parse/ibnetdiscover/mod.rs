@@ -11,6 +11,8 @@ mod build;
 mod cursor;
 mod detect;
 mod lines;
+mod names;
+mod port_line;
 mod records;
 
 pub use detect::detect;
