@@ -11,6 +11,8 @@ mod build;
 mod cursor;
 mod detect;
 mod lines;
+mod names;
+mod port_line;
 mod records;
 
 pub use detect::detect;
@@ -32,14 +34,14 @@ pub fn parse(name: &str, text: &str, format: TopoFormat, lenient: bool) -> Resul
     let mut nskipped = 0usize;
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     batches::for_each_line(text, text.len() - body.len(), |c| {
-        let Classified {
+        let &Classified {
             base,
             trimmed,
-            line: classified,
+            line: ref classified,
         } = c;
-        let err = |e: cursor::LineError| -> crate::Error {
-            let pe = ParseError::at(name, text, base + e.at, e.len, e.expected, e.found);
-            pe.into()
+        let err = |e: &cursor::LineError| -> crate::Error {
+            let (expected, found) = (e.expected.clone(), e.found.clone());
+            ParseError::at(name, text, base + e.at, e.len, expected, found).into()
         };
         let skip = match classified {
             Ok(lines::Line::Unknown) => true,
@@ -60,7 +62,11 @@ pub fn parse(name: &str, text: &str, format: TopoFormat, lenient: bool) -> Resul
             rec.end_record();
             return Ok(());
         }
-        rec.line(classified.map_err(err)?, base, trimmed.trim_end().len())
+        rec.line(
+            classified.as_ref().map_err(err)?,
+            base,
+            trimmed.trim_end().len(),
+        )
     })?;
     let mut warnings = skipped;
     if nskipped > LISTED_SKIPS {

@@ -178,7 +178,7 @@ impl<'a> Records<'a> {
     }
 
     /// Takes one classified line starting at byte `off` (`len` bytes).
-    pub fn line(&mut self, line: Line<'a>, off: usize, len: usize) -> Result<()> {
+    pub fn line(&mut self, line: &Line<'a>, off: usize, len: usize) -> Result<()> {
         match line {
             Line::Blank | Line::Unknown => self.current = None,
             Line::Skip => {}
@@ -188,7 +188,7 @@ impl<'a> Records<'a> {
             }
             Line::Header(h) => self.header(h, off, len)?,
             Line::Port(p) => self.port(p, off, len)?,
-            Line::Unsupported(what) => {
+            &Line::Unsupported(what) => {
                 let e = self
                     .error(
                         off,
@@ -206,9 +206,9 @@ impl<'a> Records<'a> {
         Ok(())
     }
 
-    fn directive(&mut self, d: Directive) {
+    fn directive(&mut self, d: &Directive) {
         let p = &mut self.pending;
-        match d {
+        match *d {
             Directive::VendId(v) => p.vendor_id = Some(v),
             Directive::DevId(v) => p.device_id = Some(v),
             Directive::SysImgGuid(g) => p.sysimg_guid = Some(g),
@@ -237,7 +237,7 @@ impl<'a> Records<'a> {
         }
     }
 
-    fn header(&mut self, h: Header<'a>, off: usize, len: usize) -> Result<()> {
+    fn header(&mut self, h: &Header<'a>, off: usize, len: usize) -> Result<()> {
         let slot = kind_slot(h.kind);
         let guid = if self.ibsim {
             let g = self.ibsim_base[slot];
@@ -310,7 +310,7 @@ impl<'a> Records<'a> {
         Ok(())
     }
 
-    fn port(&mut self, p: PortLine<'a>, off: usize, len: usize) -> Result<()> {
+    fn port(&mut self, p: &PortLine<'a>, off: usize, len: usize) -> Result<()> {
         let Some(owner) = self.current else {
             let e = self.error(
                 off,
