@@ -33,6 +33,7 @@ mod fas;
 mod order;
 mod paths;
 mod pending;
+mod seed;
 mod suspects;
 mod tails;
 mod tree;
