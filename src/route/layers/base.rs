@@ -18,15 +18,15 @@ use super::tree::{Memo, fresh_turns};
 use crate::model::Lid;
 
 /// What the destinations' paths bring to the base layer so far.
-struct Share {
-    seen: FixedBitSet,
-    turns: Vec<Turn>,
-    load: u64,
-    pending: Vec<PathRef>,
+pub(super) struct Share {
+    pub seen: FixedBitSet,
+    pub turns: Vec<Turn>,
+    pub load: u64,
+    pub pending: Vec<PathRef>,
     /// The turns of the pending paths (to see whether the routing closes
     /// any cycle at all).
-    other_seen: FixedBitSet,
-    other: Vec<Turn>,
+    pub other_seen: FixedBitSet,
+    pub other: Vec<Turn>,
 }
 
 impl Share {
@@ -121,46 +121,10 @@ pub(super) fn base_layer(
     )
 }
 
-/// [`base_layer`] without its order search or graph (Dmodc with escape
-/// paths), for a routing whose paths toward every destination but
-/// `suspects` (ascending LIDs) go up then down over the leaf ranks, so
-/// agree with the up*/down* order: only the suspects' paths are walked
-/// (5 % of the LIDs of the 27,648-host RLFT with aggregation nodes), the
-/// others go on the base layer by their number alone. The one answer that
-/// needs every path — whether the whole routing closes a cycle, when every
-/// path goes on one layer — is settled by a cycle among the suspects'
-/// dependencies alone (a subgraph's cycle is the whole graph's);
-/// `None` when they close none (a routing that may need one VL only, or
-/// none of whose paths disagree), and the caller walks every path.
-pub(super) fn base_layer_of_suspects(
-    walk: &PathWalk,
-    suspects: &[Lid],
-) -> Option<(Layer, Vec<PathRef>)> {
-    let order = walk.first_order();
-    let blocks = walk.destination_blocks_of(suspects);
-    let share = pass(walk, order, &blocks);
-    if share.pending.is_empty() {
-        return None;
-    }
-    // Whether they close a cycle depends neither on the edges' order nor
-    // on repeats (Kahn counts a repeated edge in and out alike): no sort.
-    let edges: Vec<(u32, u32)> = (share.turns.iter().chain(&share.other))
-        .map(|t| (t.from, t.to))
-        .collect();
-    if topological(order.len(), &edges).is_some() {
-        return None;
-    }
-    let walked: usize = blocks.iter().map(Vec::len).sum();
-    let others = (walk.destinations().count() - walked) as u64;
-    let mut layer = walk.layer_in(order);
-    layer.load = share.load + others * walk.source_weight();
-    Some((layer, share.pending))
-}
-
 /// One parallel pass over the destinations, a block of LIDs per task: the
 /// paths that agree with `order`, their dependencies and load, and the
 /// others.
-fn pass(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Share {
+pub(super) fn pass(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Share {
     let pos = positions(order);
     let n = walk.turns();
     let agrees = |t: &Turn, rest: bool| rest && pos[t.from as usize] < pos[t.to as usize];

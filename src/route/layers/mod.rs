@@ -33,6 +33,8 @@ mod fas;
 mod order;
 mod paths;
 mod pending;
+mod seed;
+mod suspects;
 mod tails;
 mod tree;
 
@@ -101,7 +103,7 @@ fn layering(
     if let Some(s) = suspects {
         walk.preload(s);
     }
-    let known = suspects.and_then(|s| base::base_layer_of_suspects(&walk, s));
+    let known = suspects.and_then(|s| suspects::base_layer_of_suspects(&walk, s));
     let (base, pending) = known.unwrap_or_else(|| base::base_layer(&walk, !keep, !keep || max < 2));
     let mut p = Placement {
         layers: vec![base],

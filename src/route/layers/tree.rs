@@ -27,7 +27,8 @@ impl<T: Copy + Default> Memo<T> {
 
     /// The value of the path from `src` along column `col`: `end` past
     /// its last turn, `step(turn, rest)` before each turn, `looped` for a
-    /// path that exceeds the hop limit (a routing loop).
+    /// path that exceeds the hop limit (a routing loop). `step` is called
+    /// once per switch with a turn, the first time a path crosses it.
     #[allow(clippy::too_many_arguments)]
     pub fn of(
         &mut self,
@@ -36,7 +37,7 @@ impl<T: Copy + Default> Memo<T> {
         src: u32,
         end: T,
         looped: T,
-        step: impl Fn(&Turn, T) -> T,
+        mut step: impl FnMut(&Turn, T) -> T,
     ) -> T {
         self.chain.clear();
         let mut cur = src;

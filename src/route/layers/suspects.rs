@@ -1,0 +1,158 @@
+//! The base layer of a routing that names the only destinations whose
+//! paths may disagree with up*/down* (Dmodc with escape paths,
+//! [`super::assign_layers_keeping_up_down`]): only those destinations'
+//! paths are walked, the others go on the base layer by their number.
+//!
+//! One walk per destination does all of it: along the in-tree
+//! ([`super::tree`]) each switch's rest of path is worked out once —
+//! whether it agrees with the order, and how many turns it has — and the
+//! turn it starts with is taken into the dependencies the cycle check
+//! reads at that moment, since every switch the memo walks lies on some
+//! source's path. (The general pass, [`super::base`], walks the paths a
+//! second time to gather the turns of agreeing and disagreeing paths
+//! apart, which only a layer built from them needs.)
+
+use fixedbitset::FixedBitSet;
+use rayon::prelude::*;
+
+use super::PathRef;
+use super::base::{Share, pass};
+use super::fas::{positions, topological};
+use super::order::Layer;
+use super::paths::{Block, HOP_LIMIT, PathWalk, Turn};
+use super::tree::Memo;
+use crate::model::Lid;
+
+/// [`super::base::base_layer`] without its order search or graph, for a
+/// routing whose paths toward every destination but `suspects` (ascending
+/// LIDs) go up then down over the leaf ranks, so agree with the up*/down*
+/// order: only the suspects' paths are walked (5 % of the LIDs of the
+/// 27,648-host RLFT with aggregation nodes), the others go on the base
+/// layer by their number alone. The one answer that needs every path —
+/// whether the whole routing closes a cycle, when every path goes on one
+/// layer — is settled by a cycle among the suspects' dependencies alone (a
+/// subgraph's cycle is the whole graph's); `None` when they close none (a
+/// routing that may need one VL only, or none of whose paths disagree),
+/// and the caller walks every path.
+pub(super) fn base_layer_of_suspects(
+    walk: &PathWalk,
+    suspects: &[Lid],
+) -> Option<(Layer, Vec<PathRef>)> {
+    let order = walk.first_order();
+    let blocks = walk.destination_blocks_of(suspects);
+    let (load, pending, edges) = match one_walk(walk, order, &blocks) {
+        Some(x) => x,
+        None => general(walk, order, &blocks),
+    };
+    if pending.is_empty() {
+        return None;
+    }
+    // Whether they close a cycle depends neither on the edges' order nor
+    // on repeats (Kahn counts a repeated edge in and out alike): no sort.
+    if topological(order.len(), &edges).is_some() {
+        return None;
+    }
+    let walked: usize = blocks.iter().map(Vec::len).sum();
+    let others = (walk.destinations().count() - walked) as u64;
+    let mut layer = walk.layer_in(order);
+    layer.load = load + others * walk.source_weight();
+    Some((layer, pending))
+}
+
+/// Agreeing load, disagreeing paths in (LID, source) order, dependencies.
+type Found = (u64, Vec<PathRef>, Vec<(u32, u32)>);
+
+/// The general pass's answer ([`pass`]): for routings with a path near the
+/// hop limit, whose walks it cuts where this module's would not.
+fn general(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Found {
+    let Share {
+        turns,
+        other,
+        load,
+        pending,
+        ..
+    } = pass(walk, order, blocks);
+    let edges = turns.iter().chain(&other).map(|t| (t.from, t.to)).collect();
+    (load, pending, edges)
+}
+
+/// A destination's share of [`one_walk`].
+#[derive(Default)]
+struct Part {
+    load: u64,
+    pending: Vec<PathRef>,
+    edges: Vec<(u32, u32)>,
+    /// Some path is within a few hops of the hop limit, or loops.
+    long: bool,
+}
+
+/// A rest of path's memo value: its turn count, times two, plus one if it
+/// agrees with the order. `LOOPED`: cut at the hop limit.
+const LOOPED: u32 = u32::MAX;
+
+/// Turns from which a path counts as long: the general pass's walks
+/// ([`super::tree::fresh_turns`], [`HOP_LIMIT`] steps) then still see
+/// every turn of every shorter path, so both gather the same dependencies.
+const LONG: u32 = HOP_LIMIT as u32 - 4;
+
+/// The suspects' paths, one task per LFT block, each switch's rest of
+/// path worked out once per LID. `None` when some path is long.
+fn one_walk(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Option<Found> {
+    let pos = positions(order);
+    let n = walk.turns();
+    let parts: Vec<Part> = blocks
+        .par_iter()
+        .map_init(
+            || {
+                (
+                    Memo::default(),
+                    Block::default(),
+                    FixedBitSet::with_capacity(n),
+                )
+            },
+            |(memo, blk, seen), lids| {
+                let mut part = Part::default();
+                for &lid in lids {
+                    let col = walk.col(blk, lid);
+                    memo.reset(walk.switches());
+                    let edges = &mut part.edges;
+                    let step = |t: &Turn, rest: u32| {
+                        if !seen.put(t.id) {
+                            edges.push((t.from, t.to));
+                        }
+                        if rest == LOOPED {
+                            return LOOPED;
+                        }
+                        let agrees = rest & 1 == 1 && pos[t.from as usize] < pos[t.to as usize];
+                        ((rest >> 1) + 1) << 1 | u32::from(agrees)
+                    };
+                    let mut step = step;
+                    for (src, w) in walk.sources(lid) {
+                        let v = memo.of(walk, col, src, 1, LOOPED, &mut step);
+                        if v == LOOPED || v >> 1 >= LONG {
+                            part.long = true;
+                            return part;
+                        }
+                        if v & 1 == 1 {
+                            part.load += w;
+                        } else {
+                            part.pending.push((src, lid, w));
+                        }
+                    }
+                }
+                part
+            },
+        )
+        .collect();
+    if parts.iter().any(|p| p.long) {
+        return None;
+    }
+    let load = parts.iter().map(|p| p.load).sum();
+    let mut pending = Vec::with_capacity(parts.iter().map(|p| p.pending.len()).sum());
+    let mut edges = Vec::with_capacity(parts.iter().map(|p| p.edges.len()).sum());
+    for p in parts {
+        pending.extend(p.pending);
+        edges.extend(p.edges);
+    }
+    Some((load, pending, edges))
+}
