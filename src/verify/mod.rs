@@ -310,7 +310,7 @@ fn verify_with(
         .fold(
             || walk::Acc::new(&cx),
             |mut acc, b| {
-                acc.load_block(&cx, b);
+                acc.load_block(&cx, fast.as_ref(), b);
                 let end = ((b + 1) * LFT_BLOCK).min(top + 1);
                 for lid in (b * LFT_BLOCK).max(1)..end {
                     let lid = lid as u16;

@@ -63,6 +63,12 @@ pub(crate) struct Acc {
     /// the cache at every switch; the transposed block keeps one LID's
     /// column of every switch in a few contiguous KB.
     blk: Vec<u8>,
+    /// Which block `blk` holds: with the fast path it is loaded only when
+    /// a destination of the block takes the exact pass.
+    blk_at: Option<usize>,
+    /// The current block as the fast path's `hop` entries (LID-major like
+    /// `blk`; `fast/entries.rs`).
+    hblk: Vec<u32>,
     /// The path SLs of the same block, transposed alike (with a VL plan):
     /// read per source switch and destination, row-major they cost a
     /// cache miss each (88 M on the 27,648-host RLFT with a CA on every
@@ -118,6 +124,8 @@ impl Acc {
         let s = cx.topo.num_switches();
         Acc {
             blk: vec![NO_ROUTE; s * LFT_BLOCK],
+            blk_at: None,
+            hblk: Vec::new(),
             slblk: Vec::new(),
             st: vec![UNKNOWN; s],
             val: vec![0; s],
@@ -177,10 +185,17 @@ impl Acc {
     }
 
     /// Loads LFT block `b` of every switch (LIDs `64 b .. 64 b + 63`) for
-    /// the following [`Acc::destination`] calls.
-    pub fn load_block(&mut self, cx: &WalkCtx, b: usize) {
+    /// the following [`Acc::destination`] calls: as `hop` entries for the
+    /// fast path when it applies (`ft`), else as bytes.
+    pub fn load_block(&mut self, cx: &WalkCtx, ft: Option<&FastTables>, b: usize) {
         let n = cx.topo.num_switches();
-        transpose::load_block(cx.lfts, b, n, &mut self.blk);
+        match ft {
+            Some(ft) => {
+                ft.load_block(cx.lfts, b, n, &mut self.hblk);
+                self.blk_at = None;
+            }
+            None => self.load_bytes(cx, b),
+        }
         if let Some(psl) = cx.path_sl {
             self.slblk.resize(n * LFT_BLOCK, 0);
             let at = b * LFT_BLOCK..(b + 1) * LFT_BLOCK;
@@ -194,6 +209,14 @@ impl Acc {
                     self.slblk[j * n + s] = row.get(b * LFT_BLOCK + j).copied().unwrap_or(0);
                 }
             }
+        }
+    }
+
+    /// Loads block `b` as bytes into `blk`, unless it is there.
+    fn load_bytes(&mut self, cx: &WalkCtx, b: usize) {
+        if self.blk_at != Some(b) {
+            transpose::load_block(cx.lfts, b, cx.topo.num_switches(), &mut self.blk);
+            self.blk_at = Some(b);
         }
     }
 
@@ -219,6 +242,7 @@ impl Acc {
         } else {
             cx.all
         };
+        self.load_bytes(cx, lid as usize / LFT_BLOCK);
         self.deads.clear();
         self.loops.clear();
         for &s in sources {
