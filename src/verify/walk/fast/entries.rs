@@ -34,9 +34,8 @@ impl FastTables {
             }
             let rows: [&[u8; LFT_BLOCK]; LANES] = std::array::from_fn(|i| row(lfts, s0 + i, b));
             let hops: [&[u32; 64]; LANES] = std::array::from_fn(|i| self.hop_row(s0 + i));
-            for j in 0..LFT_BLOCK {
-                let at = j * n + s0;
-                let run: &mut [u32; LANES] = (&mut out[at..at + LANES])
+            for (j, col) in out[..n * LFT_BLOCK].chunks_exact_mut(n).enumerate() {
+                let run: &mut [u32; LANES] = (&mut col[s0..s0 + LANES])
                     .try_into()
                     .expect("a run of LANES entries");
                 for (i, e) in run.iter_mut().enumerate() {
