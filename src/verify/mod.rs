@@ -24,12 +24,14 @@ mod cdg_census_tests;
 pub mod congestion;
 pub mod finding;
 pub mod mcast;
+mod options;
 pub mod quality;
 mod render;
 #[cfg(test)]
 mod test_ring;
 mod topo;
 pub mod updown;
+mod verdict;
 mod walk;
 #[cfg(test)]
 mod walk_fast_escape_tests;
@@ -41,150 +43,12 @@ mod walk_fast_vl_tests;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
-use serde::Serialize;
 
 pub use finding::{Code, Finding, Hop, Severity};
+pub use options::VerifyOptions;
+pub use verdict::{Stats, Verdict};
 
-use crate::model::{Fabric, LFT_BLOCK, Lfts, LidMap, Routing, Sl2Vl, VlPlan};
-
-/// What to check and how.
-#[derive(Clone, Debug)]
-pub struct VerifyOptions {
-    /// Switch ranks for the up/down check (by `SwIdx`, 0 = root), e.g.
-    /// `route::Promise::up_down_ranks` or `model::rank::bfs_ranks` from the
-    /// roots given to `check`. `None` skips the check.
-    pub up_down_ranks: Option<Vec<u32>>,
-    /// The virtual-lane plan the tables are checked with: path SLs and
-    /// SL2VL tables (`None`: one VL, every path on SL 0). The deadlock
-    /// check runs per (destination, SL) on the VL-aware channel graph.
-    pub vl_plan: Option<VlPlan>,
-    /// Longest acceptable route, in switch-to-switch links.
-    pub hop_limit: u32,
-    /// Also trace routes that start at switches (toward CA LIDs) and put
-    /// switch-LID routes into the CDG (ibdmchk `-a`). Off by default, as
-    /// in ibdmchk: management traffic toward switches is light and OpenSM's
-    /// min-hop tables are not credit-loop free for it.
-    pub all_paths: bool,
-    /// Findings kept per code (counts are always complete).
-    pub max_findings_per_code: usize,
-    /// Operational data VLs of every switch port (IB's common 8 by
-    /// default), and per switch where the topology says (by `SwIdx`). Used
-    /// with a VL plan: a hop on a VL beyond them is V022.
-    pub operational_vls: u8,
-    pub switch_vls: Option<Vec<u8>>,
-}
-
-impl VerifyOptions {
-    /// What `routing`'s engine promises, as the options that check it: its
-    /// up/down ranks and its VL plan.
-    pub fn promised_by(routing: &Routing) -> Self {
-        VerifyOptions {
-            up_down_ranks: routing.promise.up_down_ranks.clone(),
-            vl_plan: routing.vl_plan.clone(),
-            ..VerifyOptions::default()
-        }
-    }
-
-    /// [`VerifyOptions::promised_by`] with the VL plan (a byte per switch
-    /// and LID) moved out of `routing` rather than copied; hand it back
-    /// with [`VerifyOptions::give_back`] once the check is done.
-    pub fn lent_by(routing: &mut Routing) -> Self {
-        VerifyOptions {
-            up_down_ranks: routing.promise.up_down_ranks.clone(),
-            vl_plan: routing.vl_plan.take(),
-            ..VerifyOptions::default()
-        }
-    }
-
-    /// Returns the VL plan [`VerifyOptions::lent_by`] took.
-    pub fn give_back(self, routing: &mut Routing) {
-        routing.vl_plan = self.vl_plan;
-    }
-}
-
-impl Default for VerifyOptions {
-    fn default() -> Self {
-        VerifyOptions {
-            up_down_ranks: None,
-            vl_plan: None,
-            hop_limit: 64,
-            all_paths: false,
-            max_findings_per_code: 10,
-            operational_vls: 8,
-            switch_vls: None,
-        }
-    }
-}
-
-/// Figures from the pass, for reports.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Stats {
-    pub switches: usize,
-    /// LIDs of end ports, and of switches, that were checked.
-    pub ca_lids: usize,
-    pub switch_lids: usize,
-    /// (source end port, destination LID) pairs checked, and how many fail.
-    pub ca_pairs: u64,
-    pub unreachable_pairs: u64,
-    pub looping_pairs: u64,
-    /// (source switch, switch LID) pairs, and how many have no route.
-    pub switch_pairs: u64,
-    pub switch_pairs_unreachable: u64,
-    /// Switch-to-switch links of delivered end-port routes: histogram
-    /// (index = hops, value = pairs) and maximum.
-    pub hop_histogram: Vec<u64>,
-    pub max_hops: usize,
-    /// Channel dependency graph size.
-    pub cdg_channels: usize,
-    pub cdg_edges: usize,
-    pub vls_used: usize,
-    /// Strongly connected components with a cycle.
-    pub credit_loops: usize,
-    pub up_down_checked: bool,
-}
-
-/// The result of [`verify_tables`].
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Verdict {
-    /// The first findings of each code, ordered by code then LID.
-    pub findings: Vec<Finding>,
-    /// Occurrences per code, including those left out of `findings`.
-    pub counts: BTreeMap<String, u64>,
-    pub stats: Stats,
-}
-
-impl Verdict {
-    /// No error findings (warnings allowed).
-    pub fn is_clean(&self) -> bool {
-        self.errors() == 0
-    }
-
-    /// Number of error occurrences.
-    pub fn errors(&self) -> u64 {
-        Code::ALL
-            .iter()
-            .filter(|c| c.severity() == Severity::Error)
-            .filter_map(|c| self.counts.get(c.as_str()))
-            .sum()
-    }
-
-    /// Occurrences of `code`.
-    pub fn count(&self, code: Code) -> u64 {
-        self.counts.get(code.as_str()).copied().unwrap_or(0)
-    }
-
-    /// Adds findings of another check (multicast): every one is counted,
-    /// the first `cap` of each code are kept, as for the unicast checks.
-    pub fn absorb(&mut self, found: impl IntoIterator<Item = Finding>, cap: usize) {
-        for f in found {
-            let n = self.counts.entry(f.code.as_str().to_string()).or_default();
-            *n += 1;
-            if *n <= cap as u64 {
-                self.findings.push(f);
-            }
-        }
-    }
-}
+use crate::model::{Fabric, LFT_BLOCK, Lfts, LidMap, Sl2Vl};
 
 /// What the report says of the channel dependency graph.
 struct CdgFigures {
@@ -310,7 +174,7 @@ fn verify_with(
         .fold(
             || walk::Acc::new(&cx),
             |mut acc, b| {
-                acc.load_block(&cx, b);
+                acc.load_block(&cx, fast.as_ref(), b);
                 let end = ((b + 1) * LFT_BLOCK).min(top + 1);
                 for lid in (b * LFT_BLOCK).max(1)..end {
                     let lid = lid as u16;

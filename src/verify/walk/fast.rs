@@ -30,11 +30,35 @@ use super::{Acc, WalkCtx};
 use crate::model::{LFT_BLOCK, Lid};
 
 mod dest;
+mod entries;
 
 /// `hop` entry of a port that does not lead to another switch.
 const NONE: u32 = u32::MAX;
 /// `hop` bit: the link goes up (by the up/down ranks, when given).
-const UP: u32 = 1 << 8;
+const UP: u32 = 1 << 12;
+/// A `hop` entry packs, from the low bits: the out port (6 bits), the
+/// far port (6), [`UP`] and the next switch (19), so that one word read
+/// per source per destination gives all a step needs.
+const FAR_SHIFT: u32 = 6;
+const NEXT_SHIFT: u32 = 13;
+
+/// The switch a `hop` entry leads to.
+#[inline(always)]
+fn next_of(h: u32) -> usize {
+    (h >> NEXT_SHIFT) as usize
+}
+
+/// The in port by which a `hop` entry enters its next switch.
+#[inline(always)]
+fn far_of(h: u32) -> u32 {
+    (h >> FAR_SHIFT) & 63
+}
+
+/// The out port of a `hop` entry.
+#[inline(always)]
+fn out_of(h: u32) -> u8 {
+    (h & 63) as u8
+}
 /// Fates in `depth`: not reached yet, on the walk's stack.
 const UNKNOWN: u8 = u8::MAX;
 const ON_STACK: u8 = u8::MAX - 1;
@@ -44,9 +68,11 @@ const MAX_DEPTH: u32 = 200;
 /// Per-port tables of the fast path, built once per check.
 pub(crate) struct FastTables {
     /// Per switch port, 64 slots a switch (`s << 6 | p`): `next switch <<
-    /// 9 | UP | far port`, or `NONE` when the port does not lead to a
-    /// switch or is beyond the switch's. A fixed stride rather than the
-    /// flat port numbering saves the per-switch base lookup of every hop.
+    /// 13 | UP | far port << 6 | p`, or `NONE` when the port does not lead
+    /// to a switch or is beyond the switch's. A fixed stride rather than
+    /// the flat port numbering saves the per-switch base lookup of every
+    /// hop. Blocks of the tables are loaded as these entries
+    /// ([`FastTables::load_block`]).
     hop: Vec<u32>,
     /// Source weight of each switch toward a CA LID (its end ports, plus
     /// the switch itself with `all_paths`), before the destination's own.
@@ -60,27 +86,6 @@ pub(crate) struct FastTables {
 }
 
 impl FastTables {
-    /// The `hop` entry of port `p` of switch `s`; `None` when the port is
-    /// beyond the switch's or does not lead to another switch (a route the
-    /// exact pass must judge).
-    #[inline(always)]
-    fn hop_of(&self, s: usize, p: u8) -> Option<u32> {
-        let h = self.hop_raw(s, p);
-        (h != NONE).then_some(h)
-    }
-
-    /// [`FastTables::hop_of`] with `NONE` for `None`.
-    #[inline(always)]
-    fn hop_raw(&self, s: usize, p: u8) -> u32 {
-        if p >= 64 {
-            return NONE;
-        }
-        self.hop
-            .get(s << 6 | usize::from(p))
-            .copied()
-            .unwrap_or(NONE)
-    }
-
     /// The tables, or `None` where the fast path does not apply: real
     /// per-port SL2VL tables, switches of more than 64 ports, or tables
     /// of another switch count.
@@ -91,7 +96,7 @@ impl FastTables {
             return None;
         }
         let map = cx.port_map?;
-        if (0..n).any(|s| topo.num_ports(s) > 64) || n >= 1 << 23 {
+        if (0..n).any(|s| topo.num_ports(s) > 64) || n >= (1 << (32 - NEXT_SHIFT)) - 1 {
             return None;
         }
         let rank = |s: usize| cx.ranks.and_then(|r| r.get(s).copied()).unwrap_or(u32::MAX);
@@ -106,7 +111,10 @@ impl FastTables {
                             rank(m as usize),
                             cx.guids[m as usize],
                         );
-                    hop[s << 6 | p] = m << 9 | if up { UP } else { 0 } | u32::from(q);
+                    hop[s << 6 | p] = m << NEXT_SHIFT
+                        | if up { UP } else { 0 }
+                        | u32::from(q) << FAR_SHIFT
+                        | p as u32;
                 }
             }
         }
@@ -136,14 +144,29 @@ impl FastTables {
     }
 }
 
+#[cfg(test)]
+impl FastTables {
+    /// Tables with the given `hop` entries and nothing else (tests of the
+    /// block load).
+    pub(super) fn for_test(hop: Vec<u32>) -> Self {
+        FastTables {
+            hop,
+            weight: Vec::new(),
+            vl_of_sl: [0; 16],
+            bad_sls: 0,
+            hop_limit: 64,
+        }
+    }
+}
+
 /// Per-thread scratch of the fast path.
 #[derive(Default)]
 pub(crate) struct FastScratch {
     /// Per switch: hops to the destination, or `UNKNOWN` / `ON_STACK`.
     depth: Vec<u8>,
-    /// Per switch: its `hop` entry toward the destination, and out port.
+    /// Per switch: its `hop` entry toward the destination (with its out
+    /// port).
     next: Vec<u32>,
-    out: Vec<u8>,
     /// Per switch: in ports the in-tree enters it by, and those of them
     /// entered going down (for up/down).
     inmask: Vec<u64>,
@@ -175,7 +198,6 @@ impl FastScratch {
         FastScratch {
             depth: vec![UNKNOWN; n],
             next: vec![NONE; n],
-            out: vec![0; n],
             inmask: vec![0; n],
             downin: vec![0; n],
             stack: Vec::new(),
@@ -219,7 +241,7 @@ impl FastScratch {
     /// enters its next hop (unless that is `t`, which forwards nothing).
     /// `false` on a loop, a dead end or a route beyond the hop limit.
     #[inline(always)]
-    fn walk(&mut self, ft: &FastTables, col: &[u8], t: usize, src: usize) -> bool {
+    fn walk(&mut self, ft: &FastTables, col: &[u32], t: usize, src: usize) -> bool {
         self.stack.clear();
         let mut cur = src;
         let mut d = loop {
@@ -229,13 +251,12 @@ impl FastScratch {
                 d => break d,
             }
             self.depth[cur] = ON_STACK;
-            let p = col[cur];
-            let Some(h) = ft.hop_of(cur, p) else {
+            let h = col[cur];
+            if h == NONE {
                 return false;
-            };
+            }
             self.stack.push((cur as u32, h));
-            self.out[cur] = p;
-            cur = (h >> 9) as usize;
+            cur = next_of(h);
         };
         while let Some((x, h)) = self.stack.pop() {
             d += 1;
@@ -253,9 +274,9 @@ impl FastScratch {
     /// next switch, unless that is the target `t`.
     #[inline(always)]
     fn enter(&mut self, h: u32, t: usize) {
-        let to = (h >> 9) as usize;
+        let to = next_of(h);
         if to != t {
-            let bit = 1u64 << (h & 0xFF);
+            let bit = 1u64 << far_of(h);
             let was = self.inmask[to];
             // branch-free: written always, kept when the mask was empty
             self.touched[self.ntouched] = to as u32;
@@ -269,20 +290,18 @@ impl FastScratch {
     /// has a depth (every leaf of a pod after the first, on a fat tree):
     /// no stack. The source's depth, or `None` when the walk is needed.
     #[inline(always)]
-    fn one_step(&mut self, ft: &FastTables, col: &[u8], t: usize, src: usize) -> Option<u8> {
-        let p = col[src];
-        let h = ft.hop_raw(src, p);
+    fn one_step(&mut self, ft: &FastTables, col: &[u32], t: usize, src: usize) -> Option<u8> {
+        let h = col[src];
         if h == NONE {
             return None;
         }
         // UNKNOWN and ON_STACK are above any hop limit
-        let d = self.depth[(h >> 9) as usize];
+        let d = self.depth[next_of(h)];
         if d >= ft.hop_limit {
             return None;
         }
         self.depth[src] = d + 1;
         self.next[src] = h;
-        self.out[src] = p;
         self.enter(h, t);
         Some(d + 1)
     }

@@ -3,10 +3,12 @@
 //! does not depend on where it came from: each switch's fate is computed
 //! once per destination by a memoised next-hop walk from the sources, and
 //! the turns of the destination's in-tree are collected in the same pass.
-//! Total cost O(LIDs × switches).
+//! Total cost O(LIDs × switches). The exact pass is `exact.rs`; clean
+//! destinations take the fast path of `fast.rs`.
 
 use std::collections::BTreeMap;
 
+mod exact;
 mod fast;
 mod found;
 mod transpose;
@@ -18,7 +20,7 @@ pub(crate) use found::{DeadKind, LaneProblem, Loop, TooLong, TopK, Unreach};
 pub(crate) use turns::host_vl_table;
 
 use super::cdg::TurnSets;
-use super::topo::{Link, Target, Topo};
+use super::topo::Topo;
 use crate::model::{LFT_BLOCK, Lfts, Lid, NO_ROUTE, PathSl, PortNum, Sl2Vl};
 
 /// What the pass needs besides the tables.
@@ -63,6 +65,12 @@ pub(crate) struct Acc {
     /// the cache at every switch; the transposed block keeps one LID's
     /// column of every switch in a few contiguous KB.
     blk: Vec<u8>,
+    /// Which block `blk` holds: with the fast path it is loaded only when
+    /// a destination of the block takes the exact pass.
+    blk_at: Option<usize>,
+    /// The current block as the fast path's `hop` entries (LID-major like
+    /// `blk`; `fast/entries.rs`).
+    hblk: Vec<u32>,
     /// The path SLs of the same block, transposed alike (with a VL plan):
     /// read per source switch and destination, row-major they cost a
     /// cache miss each (88 M on the 27,648-host RLFT with a CA on every
@@ -118,6 +126,8 @@ impl Acc {
         let s = cx.topo.num_switches();
         Acc {
             blk: vec![NO_ROUTE; s * LFT_BLOCK],
+            blk_at: None,
+            hblk: Vec::new(),
             slblk: Vec::new(),
             st: vec![UNKNOWN; s],
             val: vec![0; s],
@@ -177,10 +187,17 @@ impl Acc {
     }
 
     /// Loads LFT block `b` of every switch (LIDs `64 b .. 64 b + 63`) for
-    /// the following [`Acc::destination`] calls.
-    pub fn load_block(&mut self, cx: &WalkCtx, b: usize) {
+    /// the following [`Acc::destination`] calls: as `hop` entries for the
+    /// fast path when it applies (`ft`), else as bytes.
+    pub fn load_block(&mut self, cx: &WalkCtx, ft: Option<&FastTables>, b: usize) {
         let n = cx.topo.num_switches();
-        transpose::load_block(cx.lfts, b, n, &mut self.blk);
+        match ft {
+            Some(ft) => {
+                ft.load_block(cx.lfts, b, n, &mut self.hblk);
+                self.blk_at = None;
+            }
+            None => self.load_bytes(cx, b),
+        }
         if let Some(psl) = cx.path_sl {
             self.slblk.resize(n * LFT_BLOCK, 0);
             let at = b * LFT_BLOCK..(b + 1) * LFT_BLOCK;
@@ -197,6 +214,14 @@ impl Acc {
         }
     }
 
+    /// Loads block `b` as bytes into `blk`, unless it is there.
+    fn load_bytes(&mut self, cx: &WalkCtx, b: usize) {
+        if self.blk_at != Some(b) {
+            transpose::load_block(cx.lfts, b, cx.topo.num_switches(), &mut self.blk);
+            self.blk_at = Some(b);
+        }
+    }
+
     /// Every SL of the paths from switch `s` toward `lid` (in the loaded
     /// block), as a bit set: `PathSl::sls` read from the transposed block.
     fn sls(&self, cx: &WalkCtx, s: u32, lid: Lid) -> u16 {
@@ -206,219 +231,5 @@ impl Acc {
     /// The entry of switch `s` for `lid`, from the loaded block.
     fn block_entry(&self, s: usize, lid: Lid) -> PortNum {
         self.blk[(lid as usize % LFT_BLOCK) * self.st.len() + s]
-    }
-
-    /// Checks every route toward `lid` (in the loaded block) and collects
-    /// its turns.
-    pub fn destination(&mut self, cx: &WalkCtx, lid: Lid) {
-        let Some(tgt) = cx.topo.target.get(lid as usize).copied().flatten() else {
-            return;
-        };
-        let sources = if tgt.is_end && !cx.all_paths {
-            cx.leaves
-        } else {
-            cx.all
-        };
-        self.deads.clear();
-        self.loops.clear();
-        for &s in sources {
-            if self.weight(cx, s, tgt) > 0 {
-                self.walk(cx, lid, tgt, s);
-            }
-        }
-        self.tally(cx, lid, tgt, sources);
-        if tgt.is_end || cx.all_paths {
-            self.collect_turns(cx, lid, tgt, sources);
-        }
-        for &s in &self.active {
-            self.st[s as usize] = UNKNOWN;
-            self.vlmask[s as usize] = 0;
-        }
-        self.active.clear();
-    }
-
-    /// Source end ports (or 1 for a switch source) whose route to the LID
-    /// starts at switch `s`; an end port is not its own source.
-    fn weight(&self, cx: &WalkCtx, s: u32, tgt: Target) -> u64 {
-        if !tgt.is_end {
-            return 1;
-        }
-        let own = u32::from(tgt.sw == s);
-        let hosts = u64::from(cx.topo.hosts[s as usize] - own);
-        if cx.all_paths { hosts + 1 } else { hosts }
-    }
-
-    fn step(
-        cx: &WalkCtx,
-        s: u32,
-        p: PortNum,
-        tgt: Target,
-    ) -> Result<Option<(u32, PortNum)>, DeadKind> {
-        if tgt.sw == u32::MAX {
-            return Err(DeadKind::NoSwitch);
-        }
-        if p == NO_ROUTE {
-            return Err(DeadKind::NoRoute);
-        }
-        let link = cx.topo.link(s as usize, p).ok_or(DeadKind::BadPort)?;
-        if p == 0 {
-            return if !tgt.is_end && tgt.sw == s {
-                Ok(None)
-            } else {
-                Err(DeadKind::Port0)
-            };
-        }
-        match link {
-            Link::None => Err(DeadKind::NotCabled),
-            Link::Switch(n, q) => Ok(Some((n, q))),
-            Link::End(node, port) => {
-                if tgt.is_end && tgt.sw == s && tgt.port == p {
-                    Ok(None)
-                } else {
-                    Err(DeadKind::WrongEnd(node, port))
-                }
-            }
-        }
-    }
-
-    /// Follows next hops from `src` until a switch of known fate, then
-    /// gives every switch on the way that fate.
-    fn walk(&mut self, cx: &WalkCtx, lid: Lid, tgt: Target, src: u32) {
-        self.stack.clear();
-        let mut cur = src;
-        let (state, mut value) = loop {
-            let c = cur as usize;
-            match self.st[c] {
-                UNKNOWN => {
-                    self.st[c] = ON_STACK;
-                    self.val[c] = self.stack.len() as u32;
-                    self.stack.push(cur);
-                    self.active.push(cur);
-                    let p = self.block_entry(c, lid);
-                    self.out[c] = p;
-                    match Self::step(cx, cur, p, tgt) {
-                        Ok(Some((n, q))) => {
-                            self.nxt[c] = n;
-                            self.nin[c] = q;
-                            cur = n;
-                        }
-                        Ok(None) => {
-                            self.nxt[c] = u32::MAX;
-                            self.stack.pop();
-                            self.st[c] = DELIVERED;
-                            self.val[c] = 0;
-                            break (DELIVERED, 0);
-                        }
-                        Err(kind) => {
-                            self.nxt[c] = u32::MAX;
-                            self.deads.push((cur, p, kind));
-                            break (DEAD, (self.deads.len() - 1) as u32);
-                        }
-                    }
-                }
-                ON_STACK => {
-                    let from = self.val[c] as usize;
-                    let cyc = self.stack[from..].to_vec();
-                    let last = *cyc.last().unwrap_or(&cur) as usize;
-                    let mut prev_in = self.nin[last];
-                    let mut cycle = Vec::with_capacity(cyc.len());
-                    for &s in &cyc {
-                        cycle.push((s, prev_in, self.out[s as usize]));
-                        prev_in = self.nin[s as usize];
-                    }
-                    self.loops.push(cycle);
-                    break (LOOPING, (self.loops.len() - 1) as u32);
-                }
-                st => break (st, self.val[c]),
-            }
-        };
-        while let Some(s) = self.stack.pop() {
-            if state == DELIVERED {
-                value += 1;
-            }
-            self.st[s as usize] = state;
-            self.val[s as usize] = value;
-        }
-    }
-
-    /// Turns fates into findings and counts.
-    fn tally(&mut self, cx: &WalkCtx, lid: Lid, tgt: Target, sources: &[u32]) {
-        let mut dead_srcs: Vec<(u32, u32)> = vec![(u32::MAX, 0); self.deads.len()];
-        let mut loop_srcs: Vec<u32> = vec![0; self.loops.len()];
-        let mut longest: Option<(u32, u32)> = None;
-        for &s in sources {
-            let w = self.weight(cx, s, tgt);
-            if w == 0 {
-                continue;
-            }
-            let (st, v) = (self.st[s as usize], self.val[s as usize]);
-            if tgt.is_end {
-                self.ca_pairs += w;
-            } else {
-                self.switch_pairs += w;
-            }
-            match st {
-                DELIVERED => {
-                    if tgt.is_end {
-                        let h = v as usize;
-                        if self.hop_hist.len() <= h {
-                            self.hop_hist.resize(h + 1, 0);
-                        }
-                        self.hop_hist[h] += w;
-                    }
-                    if v > cx.hop_limit && longest.is_none_or(|(_, h)| v > h) {
-                        longest = Some((s, v));
-                    }
-                }
-                DEAD => {
-                    let e = &mut dead_srcs[v as usize];
-                    e.0 = e.0.min(s);
-                    e.1 += 1;
-                    if tgt.is_end {
-                        self.unreachable_pairs += w;
-                    } else {
-                        self.switch_pairs_unreachable += w;
-                    }
-                }
-                _ => {
-                    loop_srcs[v as usize] += 1;
-                    self.looping_pairs += w;
-                }
-            }
-        }
-        for (i, &(sw, port, kind)) in self.deads.iter().enumerate() {
-            let (example_src, n) = dead_srcs[i];
-            // A dead end found while walking is always reached by some source.
-            let u = Unreach {
-                lid,
-                dead_sw: sw,
-                dead_port: port,
-                kind,
-                example_src,
-                sources: n,
-            };
-            if tgt.is_end {
-                self.unreach_ca.push(u)
-            } else {
-                self.unreach_sw.push(u)
-            }
-        }
-        for (i, cycle) in self.loops.drain(..).enumerate() {
-            self.loops_found.push(Loop {
-                lid,
-                cycle,
-                sources: loop_srcs[i],
-            });
-        }
-        if let Some((src, hops)) = longest {
-            self.too_long.push(TooLong { lid, src, hops });
-        }
-    }
-
-    /// Whether switch `s` passes packets toward the LID on to a neighbour
-    /// (delivered or dead further on, not looping, not the last switch).
-    fn forwards(&self, s: u32) -> bool {
-        let st = self.st[s as usize];
-        (st == DELIVERED || st == DEAD) && self.nxt[s as usize] != u32::MAX
     }
 }

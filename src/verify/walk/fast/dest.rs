@@ -2,7 +2,10 @@
 //! followed down its in-tree with the scratch of the parent module, and
 //! the turns it gathered per VL handed to the accumulator's set.
 
-use super::{Acc, FastScratch, FastTables, LFT_BLOCK, Lid, NONE, UNKNOWN, UP, WalkCtx};
+use super::{
+    Acc, FastScratch, FastTables, LFT_BLOCK, Lid, NONE, UNKNOWN, UP, WalkCtx, far_of, next_of,
+    out_of,
+};
 
 impl Acc {
     /// Checks every route toward `lid` when all are clean; `false`, with
@@ -18,9 +21,9 @@ impl Acc {
         let t = tgt.sw as usize;
         let n = self.st.len();
         let j = lid as usize % LFT_BLOCK;
-        let col = &self.blk[j * n..(j + 1) * n];
+        let col = &self.hblk[j * n..(j + 1) * n];
         let delivers = if tgt.is_end { tgt.port } else { 0 };
-        if col[t] != delivers {
+        if cx.lfts.get(t, lid) != delivers {
             return false;
         }
         let sources = if tgt.is_end && !cx.all_paths {
@@ -135,7 +138,7 @@ impl Acc {
         for k in 0..f.ntouched {
             let s = f.touched[k] as usize;
             let im = std::mem::take(&mut f.inmask[s]);
-            let o = f.out[s];
+            let o = out_of(f.next[s]);
             if let Some(i) = vi {
                 f.turns[i].1[cx.topo.base[s] as usize + usize::from(o)] |= im;
             }
@@ -191,7 +194,7 @@ impl Acc {
                 if cur == t {
                     break;
                 }
-                cur = (f.next[cur] >> 9) as usize;
+                cur = next_of(f.next[cur]);
             }
         }
         for m in 0..f.slm.len() {
@@ -200,12 +203,12 @@ impl Acc {
                 continue;
             }
             let h = f.next[m];
-            let to = (h >> 9) as usize;
+            let to = next_of(h);
             if to == t {
                 continue;
             }
-            let at = cx.topo.base[to] as usize + usize::from(f.out[to]);
-            let bit = 1u64 << (h & 0xFF);
+            let at = cx.topo.base[to] as usize + usize::from(out_of(f.next[to]));
+            let bit = 1u64 << far_of(h);
             let mut vls = 0u16;
             while sls != 0 {
                 vls |= 1 << ft.vl_of_sl[sls.trailing_zeros() as usize];

@@ -1,0 +1,109 @@
+//! Loading one 64-LID block of the tables for the fast path as `hop`
+//! entries rather than bytes: `out[j * n + s]` is the [`FastTables`] `hop`
+//! entry of switch `s`'s port toward LID `64 b + j`.
+//!
+//! Why: the fast walk used to read each source's byte, then look its port
+//! up in the 737 KB `hop` table — a chain of two dependent loads, the
+//! second an L2 miss, per source per destination (the hottest load of the
+//! stage on the 27,648-host RLFT). Here the look-up is made source-major,
+//! where a switch's 64 entries of the block hit the same 256-byte `hop`
+//! row, already in L1; the walk then reads one word per source from a
+//! column that lies contiguous.
+
+use super::{FastTables, NONE};
+use crate::model::{LFT_BLOCK, Lfts};
+
+/// Switches loaded together: their rows are read in parallel (one cache
+/// miss each, 30 KB apart), and each LID's sixteen entries are stored as
+/// one 64-byte run of its column.
+const LANES: usize = 16;
+
+impl FastTables {
+    /// Writes block `b` of switches `0..n` into `out` as `hop` entries,
+    /// LID-major (`NONE` for an entry beyond 63: no port of a switch the
+    /// fast path takes).
+    pub fn load_block(&self, lfts: &Lfts, b: usize, n: usize, out: &mut Vec<u32>) {
+        out.resize(n * LFT_BLOCK, NONE);
+        let full = n - n % LANES;
+        for s0 in (0..full).step_by(LANES) {
+            // the next group's rows, read now so that their misses overlap
+            // this group's work (no prefetch intrinsic without `unsafe`)
+            if s0 + 2 * LANES <= n {
+                let warm = (s0 + LANES..s0 + 2 * LANES).fold(0u8, |a, s| a ^ lfts.block(s, b)[0]);
+                std::hint::black_box(warm);
+            }
+            let rows: [&[u8; LFT_BLOCK]; LANES] = std::array::from_fn(|i| row(lfts, s0 + i, b));
+            let hops: [&[u32; 64]; LANES] = std::array::from_fn(|i| self.hop_row(s0 + i));
+            for (j, col) in out[..n * LFT_BLOCK].chunks_exact_mut(n).enumerate() {
+                let run: &mut [u32; LANES] = (&mut col[s0..s0 + LANES])
+                    .try_into()
+                    .expect("a run of LANES entries");
+                for (i, e) in run.iter_mut().enumerate() {
+                    *e = entry(hops[i], rows[i][j]);
+                }
+            }
+        }
+        for s in full..n {
+            let (row, hops) = (row(lfts, s, b), self.hop_row(s));
+            for (j, &p) in row.iter().enumerate() {
+                out[j * n + s] = entry(hops, p);
+            }
+        }
+    }
+
+    /// The 64 `hop` slots of switch `s`.
+    #[inline(always)]
+    fn hop_row(&self, s: usize) -> &[u32; 64] {
+        self.hop[s << 6..(s << 6) + 64]
+            .try_into()
+            .expect("64 slots a switch")
+    }
+}
+
+/// Block `b` of switch `s`'s table.
+#[inline(always)]
+fn row(lfts: &Lfts, s: usize, b: usize) -> &[u8; LFT_BLOCK] {
+    lfts.block(s, b)[..LFT_BLOCK]
+        .try_into()
+        .expect("a block of LFT_BLOCK entries")
+}
+
+/// The entry of port `p` in a switch's `hop` row.
+#[inline(always)]
+fn entry(hops: &[u32; 64], p: u8) -> u32 {
+    let h = hops[usize::from(p & 63)];
+    if p < 64 { h } else { NONE }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every switch count modulo 8 and every byte value (0xFF included):
+    /// the loaded block is the `hop` row of each entry, read one by one.
+    #[test]
+    fn block_is_the_hop_entries_of_the_tables() {
+        for n in [1, 7, 8, 9, 16, 21] {
+            let hop: Vec<u32> = (0..n * 64).map(|i| (i * 7919 % 100_003) as u32).collect();
+            let ft = FastTables::for_test(hop.clone());
+            let mut t = Lfts::new(n, 300);
+            for s in 0..n {
+                for lid in 0..=300u16 {
+                    t.set(s, lid, ((s * 31 + lid as usize * 7) % 256) as u8);
+                }
+            }
+            for b in 0..t.num_blocks() {
+                let mut out = Vec::new();
+                ft.load_block(&t, b, n, &mut out);
+                for s in 0..n {
+                    for j in 0..LFT_BLOCK {
+                        let lid = (b * LFT_BLOCK + j) as u16;
+                        let p = usize::from(t.get(s, lid));
+                        let want = if p < 64 { hop[s * 64 + p] } else { NONE };
+                        assert_eq!(out[j * n + s], want, "n {n} switch {s} LID {lid}");
+                    }
+                }
+            }
+        }
+    }
+}
