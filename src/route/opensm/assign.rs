@@ -82,6 +82,7 @@ pub fn assign(
     } else {
         Vec::new()
     };
+    let blocks = super::blocks::blocks(order);
     // An indexed parallel iterator, so the scratch (with LMC, a list per
     // destination port) is made once per rayon split, not once per switch.
     let rows: Vec<(usize, &mut [u8])> = lfts.rows_mut().enumerate().collect();
@@ -102,7 +103,7 @@ pub fn assign(
             }
             sc.cnt = [0; 256];
             if !for_lmc && sc.grouped {
-                route_switch(sc, s, order, row);
+                super::blocks::route_switch(&mut sc.sets, &mut sc.cnt, s, order, &blocks, row);
                 return;
             }
             if for_lmc {
@@ -145,42 +146,6 @@ pub fn assign(
     lfts
 }
 
-/// Fills switch `s`'s row for LMC 0 with grouped sets: a destination on an
-/// own set takes the set's next port in turn (the same port the counter scan
-/// would pick, `sets.rs`), others scan the counters as OpenSM does.
-fn route_switch(sc: &mut Scratch, s: usize, order: &[Target], row: &mut [u8]) {
-    for t in order {
-        let lid = t.lid as usize;
-        if lid >= row.len() {
-            continue;
-        }
-        let port = if t.sw == NO_SWITCH {
-            NO_ROUTE
-        } else if t.sw as usize == s {
-            t.port
-        } else {
-            match sc.sets.set_of[t.sw as usize] {
-                NO_SET => NO_ROUTE,
-                sid if sc.sets.own[sid as usize] => {
-                    let i = sid as usize;
-                    let (first, len) = (sc.sets.first[i] as usize, sc.sets.set(sid).len());
-                    let next = sc.sets.next[i] as usize;
-                    if !t.is_switch {
-                        let after = next + 1;
-                        sc.sets.next[i] = if after == len { 0 } else { after as u32 };
-                    }
-                    sc.sets.ports[first + next]
-                }
-                sid => least_counter(sc.sets.set(sid), &sc.cnt),
-            }
-        };
-        row[lid] = port;
-        if port != NO_ROUTE && !t.is_switch {
-            sc.cnt[port as usize] += 1;
-        }
-    }
-}
-
 /// The least-hop ports of switch `s` towards `t`, ascending; or, when there
 /// is nothing to choose, the port itself (`t`'s own port on its switch, or
 /// NO_ROUTE).
@@ -221,7 +186,7 @@ fn route_one(sc: &Scratch, s: usize, t: &Target) -> u8 {
 /// OpenSM's scan: the port with the strictly smallest counter, the first
 /// one on a tie.
 #[inline]
-fn least_counter(cands: &[u8], cnt: &[u32; 256]) -> u8 {
+pub(super) fn least_counter(cands: &[u8], cnt: &[u32; 256]) -> u8 {
     let (mut best, mut best_cnt) = (cands[0], cnt[cands[0] as usize]);
     for &q in &cands[1..] {
         let c = cnt[q as usize];

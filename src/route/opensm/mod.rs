@@ -4,6 +4,7 @@
 //! (algorithms.md §2.0–2.2; `opensm/osm_ucast_mgr.c`, `osm_switch.c`).
 
 pub mod assign;
+mod blocks;
 pub mod hops;
 mod lmc;
 pub mod order;
