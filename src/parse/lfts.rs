@@ -17,6 +17,12 @@ use crate::model::{Guid, LFT_BLOCK, Lid, NO_ROUTE, OutFile};
 /// `routes.lft`, `routes.lft.zst` or `opensm-lfts.dump`, in that order), a
 /// route image, or an OpenSM / ibroute text dump, any of them zstd-compressed.
 pub fn read_tables(path: &Path) -> Result<TableSet> {
+    read_tables_rows(path).map(|(t, _)| t)
+}
+
+/// [`read_tables`], with the SHA-256 of every row (directory order) when
+/// the tables are a route image, whose digest check hashes them anyway.
+pub fn read_tables_rows(path: &Path) -> Result<(TableSet, Option<Vec<[u8; 32]>>)> {
     refuse_mixed_set(path)?;
     if path.is_dir() {
         let names = OutFile::TABLES.map(OutFile::name);
@@ -31,10 +37,14 @@ pub fn read_tables(path: &Path) -> Result<TableSet> {
                     names.join(", ")
                 ))
             })?;
-        return read_tables(&pick);
+        return read_tables_rows(&pick);
     }
     let bytes = crate::io::read_input(path)?;
-    parse_tables(&path.display().to_string(), bytes)
+    let name = path.display().to_string();
+    if image::is_image(&bytes) {
+        return from_image(&name, bytes).map(|(t, rows)| (t, Some(rows)));
+    }
+    parse_tables(&name, bytes).map(|t| (t, None))
 }
 
 /// A compile killed while replacing its outputs leaves the marker line
@@ -75,7 +85,7 @@ fn refuse_mixed_set(path: &Path) -> Result<()> {
 /// Parses tables from bytes already read; `name` is used in messages.
 pub fn parse_tables(name: &str, bytes: Bytes) -> Result<TableSet> {
     if image::is_image(&bytes) {
-        return from_image(name, bytes);
+        return from_image(name, bytes).map(|(t, _)| t);
     }
     let text = std::str::from_utf8(&bytes)
         .map(std::borrow::Cow::Borrowed)
@@ -83,11 +93,13 @@ pub fn parse_tables(name: &str, bytes: Bytes) -> Result<TableSet> {
     parse_text(name, &text)
 }
 
-fn from_image(name: &str, bytes: Bytes) -> Result<TableSet> {
+/// The tables of a route image and its rows' SHA-256 (directory order).
+fn from_image(name: &str, bytes: Bytes) -> Result<(TableSet, Vec<[u8; 32]>)> {
     let idx = image::read_index(&bytes).map_err(|e| Error::Input(format!("{name}: {e}")))?;
     // A changed table byte under a stale digest must not pass as tables
     // routec wrote: the digest is checked on every read.
-    image::verify_digest(&bytes, &idx).map_err(|e| Error::Input(format!("{name}: {e}")))?;
+    let rows = image::verified_row_digests(&bytes, &idx)
+        .map_err(|e| Error::Input(format!("{name}: {e}")))?;
     let switches = idx
         .switches
         .into_iter()
@@ -107,14 +119,15 @@ fn from_image(name: &str, bytes: Bytes) -> Result<TableSet> {
         sl2vl: v.sl2vl,
         path_sl: v.path_sl,
     });
-    Ok(TableSet {
+    let set = TableSet {
         kind: TableKind::Image,
         switches,
         lid_guids: idx.lid_guids,
         header: Some(idx.header),
         vl,
         data: bytes,
-    })
+    };
+    Ok((set, rows))
 }
 
 /// A switch block being read.

@@ -14,7 +14,8 @@ use crate::cli::common::Global;
 use crate::error::Result;
 use crate::model::incremental::IncrementalSummary;
 use crate::model::state::{State, StateOptions, lfts_digest_of_rows};
-use crate::model::{Fabric, Lfts, LidMap, Note, OutFile, Routing};
+use crate::model::table_set::TableSet;
+use crate::model::{Fabric, GuidMap, Lfts, LidMap, NO_ROUTE, Note, OutFile, Routing};
 use crate::route::incremental::{self, Previous, Restore};
 
 /// Options of incremental compilation.
@@ -201,10 +202,11 @@ fn load(
         // refused before its image is read (says which file is missing)
         crate::parse::state::read_state(dir)?;
     }
-    // the state and the image are independent reads: overlap them
+    // the state and the image are independent reads: overlap them (the
+    // image's digest check hashes its rows, which give the tables digest)
     let (st, tables) = rayon::join(
         || crate::parse::state::read_state(dir),
-        || crate::parse::lfts::read_tables(dir),
+        || crate::parse::lfts::read_tables_rows(dir),
     );
     let st = st?;
     if st.engine != args.engine {
@@ -240,34 +242,37 @@ fn load(
         ));
     }
     let prev_lids = LidMap::new(&prev).map_err(|e| format!("corrupt state: {e}"))?;
-    let tables = tables.map_err(|e| e.to_string())?;
-    let aligned = tables
-        .align(&prev, &prev_lids)
-        .map_err(|g| format!("the tables name switch {g}, which the state lacks"))?;
-    // the rows as the image stores them hash in parallel, beside the rest
-    let (same_tables, loaded) = rayon::join(
-        || tables_digest(&tables) == st.lfts_digest,
-        || {
-            lay_over(
-                &st,
-                (&prev, &prev_lids),
-                &aligned.lfts,
-                (fabric, lids),
-                routing,
-            )
-        },
-    );
-    if !same_tables {
+    let (tables, rows) = tables.map_err(|e| e.to_string())?;
+    if let Some(t) = tables.switches.iter().find(|t| {
+        prev.node_by_guid(t.guid)
+            .and_then(|n| prev.switch_index(n))
+            .is_none()
+    }) {
+        return Err(format!(
+            "the tables name switch {}, which the state lacks",
+            t.guid
+        ));
+    }
+    if tables_digest(&tables, rows) != st.lfts_digest {
         return Err("the tables in the directory are not the ones the state describes".into());
     }
-    Ok(loaded)
+    Ok(lay_over(
+        &st,
+        (&prev, &prev_lids),
+        &tables,
+        (fabric, lids),
+        routing,
+    ))
 }
 
 /// The state's `lfts_digest` of the tables read from the previous
-/// directory (`formats/state.md`), their rows hashed in parallel.
-fn tables_digest(tables: &crate::model::table_set::TableSet) -> String {
-    let rows: Vec<&[u8]> = (0..tables.switches.len()).map(|i| tables.lft(i)).collect();
-    let digests = crate::model::image::row_digests(&rows);
+/// directory (`formats/state.md`): from their rows' SHA-256 when the
+/// image's digest check gave them, else hashed here in parallel.
+fn tables_digest(tables: &TableSet, rows: Option<Vec<[u8; 32]>>) -> String {
+    let digests = rows.unwrap_or_else(|| {
+        let rows: Vec<&[u8]> = (0..tables.switches.len()).map(|i| tables.lft(i)).collect();
+        crate::model::image::row_digests(&rows)
+    });
     lfts_digest_of_rows(tables.switches.iter().map(|t| t.guid).zip(digests))
 }
 
@@ -275,24 +280,20 @@ fn tables_digest(tables: &crate::model::table_set::TableSet) -> String {
 fn lay_over(
     st: &State,
     (prev, prev_lids): (&Fabric, &LidMap),
-    prev_lfts: &Lfts,
+    tables: &TableSet,
     (fabric, lids): (&Fabric, &LidMap),
     routing: &Routing,
 ) -> Loaded {
-    let mut old = Lfts::new(fabric.num_switches(), routing.lfts.top());
-    let mut new_switch = vec![true; fabric.num_switches()];
-    for (s, &n) in fabric.switches().iter().enumerate() {
-        let Some(ps) = prev
-            .node_by_guid(fabric.node(n).guid)
-            .and_then(|m| prev.switch_index(m))
-        else {
-            continue;
-        };
-        new_switch[s] = false;
-        let (src, dst) = (prev_lfts.row(ps.ix()), old.row_mut(s));
-        let k = src.len().min(dst.len());
-        dst[..k].copy_from_slice(&src[..k]);
-    }
+    let old = old_rows(prev, prev_lids, tables, fabric, routing.lfts.top());
+    let new_switch: Vec<bool> = fabric
+        .switches()
+        .iter()
+        .map(|&n| {
+            prev.node_by_guid(fabric.node(n).guid)
+                .and_then(|m| prev.switch_index(m))
+                .is_none()
+        })
+        .collect();
     let new_cable: Vec<Vec<bool>> = fabric
         .switches()
         .iter()
@@ -321,6 +322,49 @@ fn lay_over(
         cabling,
         untouched_valid,
     }
+}
+
+/// The previous tables in the new fabric's switch order and LID space
+/// (`top`), straight from the image's rows, in parallel: a switch's row
+/// as far as the image row, the previous LID space and the new one all
+/// reach, [`NO_ROUTE`] elsewhere and for switches the image or the
+/// previous fabric lacks.
+fn old_rows(
+    prev: &Fabric,
+    prev_lids: &LidMap,
+    tables: &TableSet,
+    fabric: &Fabric,
+    top: u16,
+) -> Lfts {
+    use rayon::prelude::*;
+    let by_guid: GuidMap<usize> = tables
+        .switches
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.guid, i))
+        .collect();
+    let prev_stride = Lfts::new(0, prev_lids.max_lid()).stride();
+    let src: Vec<Option<&[u8]>> = fabric
+        .switches()
+        .iter()
+        .map(|&n| {
+            let guid = fabric.node(n).guid;
+            prev.node_by_guid(guid).and_then(|m| prev.switch_index(m))?;
+            by_guid.get(&guid).map(|&i| tables.lft(i))
+        })
+        .collect();
+    let mut old = Lfts::zeroed(fabric.num_switches(), top);
+    old.rows_mut()
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .zip(src)
+        .for_each(|(dst, src)| {
+            let src = src.unwrap_or_default();
+            let k = src.len().min(prev_stride).min(dst.len());
+            dst[..k].copy_from_slice(&src[..k]);
+            dst[k..].fill(NO_ROUTE);
+        });
+    old
 }
 
 /// Every LID the new fabric assigns names the same (node, port, offset)
