@@ -8,11 +8,11 @@
 //! port in any case; CA changes and new cables invalidate nothing; a LID
 //! change invalidates the entries of the changed LIDs.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use crate::model::{Fabric, Guid, Lid, NodeIdx, NodeKind, PortNum};
+use crate::model::{Fabric, Guid, NodeIdx, NodeKind, PortNum};
 
 /// The kinds of difference.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Serialize)]
@@ -52,15 +52,20 @@ fn node_name(f: &Fabric, n: NodeIdx) -> String {
     format!("{} {:?}", f.node(n).guid, f.node(n).desc)
 }
 
-/// Every cable as `end → far end`, by GUID, both directions.
-fn cables(f: &Fabric) -> BTreeMap<End, End> {
-    let mut m = BTreeMap::new();
-    for (a, pa, b, pb) in f.links() {
-        let (ga, gb) = (f.node(a).guid, f.node(b).guid);
-        m.insert((ga, pa), (gb, pb));
-        m.insert((gb, pb), (ga, pa));
-    }
-    m
+/// The far end of the cable on `end` in `f`, by GUID: looked up in place,
+/// so a comparison costs no map of every cable (the incremental compile
+/// runs one per call, issue 16).
+fn far(f: &Fabric, (g, p): End) -> Option<End> {
+    let q = f.peer(f.node_by_guid(g)?, p)?;
+    Some((f.node(q.node).guid, q.port))
+}
+
+/// Every cable of `f` once, its ends ordered by (GUID, port).
+fn cables(f: &Fabric) -> impl Iterator<Item = (End, End)> + '_ {
+    f.links().map(|(a, pa, b, pb)| {
+        let (x, y) = ((f.node(a).guid, pa), (f.node(b).guid, pb));
+        if x < y { (x, y) } else { (y, x) }
+    })
 }
 
 fn is_switch(f: &Fabric, g: Guid) -> bool {
@@ -125,7 +130,6 @@ impl Found {
     /// Cables between nodes both sides know: missing, moved or new. Losing
     /// the last cable between two switches invalidates min-hop routing.
     fn cables(&mut self, expected: &Fabric, actual: &Fabric) {
-        let (ce, ca) = (cables(expected), cables(actual));
         let known =
             |g: Guid| expected.node_by_guid(g).is_some() && actual.node_by_guid(g).is_some();
         let moved = |a: End, b: End, c: End| {
@@ -134,15 +138,15 @@ impl Found {
                 a.0, a.1, c.0, c.1, b.0, b.1
             )
         };
-        for (&a, &b) in &ce {
-            if a > b || ca.get(&a) == Some(&b) || !known(a.0) || !known(b.0) {
+        for (a, b) in cables(expected) {
+            if far(actual, a) == Some(b) || !known(a.0) || !known(b.0) {
                 continue;
             }
             let sw_sw = is_switch(expected, a.0) && is_switch(expected, b.0);
             let last = sw_sw && parallel(actual, a.0, b.0) == 0;
-            let (kind, msg) = match (ca.get(&a), ca.get(&b)) {
-                (Some(&c), _) => (ChangeKind::MovedCable, moved(a, b, c)),
-                (None, Some(&c)) => (ChangeKind::MovedCable, moved(b, a, c)),
+            let (kind, msg) = match (far(actual, a), far(actual, b)) {
+                (Some(c), _) => (ChangeKind::MovedCable, moved(a, b, c)),
+                (None, Some(c)) => (ChangeKind::MovedCable, moved(b, a, c)),
                 (None, None) => (
                     ChangeKind::MissingCable,
                     format!("missing cable {}/{} - {}/{}", a.0, a.1, b.0, b.1),
@@ -150,8 +154,9 @@ impl Found {
             };
             self.add(kind, msg, last, sw_sw);
         }
-        for (&a, &b) in &ca {
-            if a > b || !known(a.0) || !known(b.0) || ce.contains_key(&a) || ce.contains_key(&b) {
+        for (a, b) in cables(actual) {
+            let old = |e: End| far(expected, e).is_some();
+            if !known(a.0) || !known(b.0) || old(a) || old(b) {
                 continue;
             }
             let msg = format!("new cable {}/{} - {}/{}", a.0, a.1, b.0, b.1);
@@ -161,22 +166,22 @@ impl Found {
 
     /// Ports whose LID changed: every route to them must change.
     fn lids(&mut self, expected: &Fabric, actual: &Fabric) {
-        let lids = |f: &Fabric| -> BTreeMap<End, Lid> {
-            f.node_indices()
-                .flat_map(|n| {
-                    f.ports(n)
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, p)| crate::model::lids::is_assigned(p.lid))
-                        .map(move |(i, p)| ((f.node(n).guid, i as PortNum), p.lid))
-                })
-                .collect()
-        };
-        let (le, la) = (lids(expected), lids(actual));
-        for (k, l) in &le {
-            if let Some(m) = la.get(k).filter(|m| *m != l) {
-                let msg = format!("{}/{}: LID {l} is now {m}", k.0, k.1);
-                self.add(ChangeKind::LidChange, msg, false, true);
+        use crate::model::lids::is_assigned;
+        for n in expected.node_indices() {
+            let guid = expected.node(n).guid;
+            let Some(m) = actual.node_by_guid(guid) else {
+                continue;
+            };
+            let now = actual.ports(m);
+            for (i, p) in expected.ports(n).iter().enumerate() {
+                let l = p.lid;
+                let Some(m) = now.get(i).map(|q| q.lid) else {
+                    continue;
+                };
+                if is_assigned(l) && is_assigned(m) && m != l {
+                    let msg = format!("{guid}/{i}: LID {l} is now {m}");
+                    self.add(ChangeKind::LidChange, msg, false, true);
+                }
             }
         }
     }

@@ -5,9 +5,11 @@
 
 use std::ops::Range;
 
+use sha2::Digest;
+
 use crate::model::image::{
     DIR_ENTRY_LEN, HEADER_LEN, HEADER_LEN_VL, ImageHeader, MAGIC, VERSION, VERSION_VL,
-    VL_DIR_ENTRY_LEN, VL_HEAD_LEN, VL_MAGIC, content_digest, field, vl_field,
+    VL_DIR_ENTRY_LEN, VL_HEAD_LEN, VL_MAGIC, content_digest_of, field, vl_field,
 };
 use crate::model::{Guid, LFT_BLOCK};
 
@@ -264,16 +266,32 @@ fn read_vl(
 
 /// Recomputes the content digest and compares it with the header's.
 pub fn verify_digest(bytes: &[u8], index: &ImageIndex) -> Result<(), ImageError> {
+    verified_row_digests(bytes, index).map(|_| ())
+}
+
+/// [`verify_digest`], giving back the SHA-256 of every row (directory
+/// order) it hashed: a state's tables digest is made of the same ones
+/// (`model::state::lfts_digest_of_rows`), so `compile --previous` checks
+/// both with one pass over the tables.
+pub fn verified_row_digests(bytes: &[u8], index: &ImageIndex) -> Result<Vec<[u8; 32]>, ImageError> {
     let c = Cursor(bytes);
     let dir = c.u64(field::DIR)?;
     let body = c.bytes(dir, c.u64(field::TABLES)?.saturating_sub(dir))?;
-    let rows = index.switches.iter().map(|s| &bytes[s.table.clone()]);
+    let rows: Vec<&[u8]> = index
+        .switches
+        .iter()
+        .map(|s| &bytes[s.table.clone()])
+        .collect();
     let vl = index.vl.as_ref().map(|v| &bytes[v.section.clone()]);
-    let got = content_digest(body, rows, vl);
-    if got != index.header.content_digest {
+    let vl_digest = vl.map(|v| move || sha2::Sha256::digest(v).into());
+    let (vl, row_digests) = rayon::join(
+        || vl_digest.map(|f| f()),
+        || crate::model::image::row_digests(&rows),
+    );
+    if content_digest_of(body, &row_digests, vl) != index.header.content_digest {
         return Err(bad("content digest mismatch: the image is damaged"));
     }
-    Ok(())
+    Ok(row_digests)
 }
 
 #[cfg(test)]

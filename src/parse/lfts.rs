@@ -8,15 +8,22 @@
 use std::path::Path;
 
 use super::image;
-use crate::error::{Error, ParseError, Result};
+pub use super::lfts_text::parse_text;
+use crate::error::{Error, Result};
 use crate::io::Bytes;
+use crate::model::OutFile;
 use crate::model::table_set::{SwitchTable, TableKind, TableSet, TableVl};
-use crate::model::{Guid, LFT_BLOCK, Lid, NO_ROUTE, OutFile};
 
 /// Reads tables from `path`: a `compile` output directory (its
 /// `routes.lft`, `routes.lft.zst` or `opensm-lfts.dump`, in that order), a
 /// route image, or an OpenSM / ibroute text dump, any of them zstd-compressed.
 pub fn read_tables(path: &Path) -> Result<TableSet> {
+    read_tables_rows(path).map(|(t, _)| t)
+}
+
+/// [`read_tables`], with the SHA-256 of every row (directory order) when
+/// the tables are a route image, whose digest check hashes them anyway.
+pub fn read_tables_rows(path: &Path) -> Result<(TableSet, Option<Vec<[u8; 32]>>)> {
     refuse_mixed_set(path)?;
     if path.is_dir() {
         let names = OutFile::TABLES.map(OutFile::name);
@@ -31,10 +38,14 @@ pub fn read_tables(path: &Path) -> Result<TableSet> {
                     names.join(", ")
                 ))
             })?;
-        return read_tables(&pick);
+        return read_tables_rows(&pick);
     }
     let bytes = crate::io::read_input(path)?;
-    parse_tables(&path.display().to_string(), bytes)
+    let name = path.display().to_string();
+    if image::is_image(&bytes) {
+        return from_image(&name, bytes).map(|(t, rows)| (t, Some(rows)));
+    }
+    parse_tables(&name, bytes).map(|t| (t, None))
 }
 
 /// A compile killed while replacing its outputs leaves the marker line
@@ -75,7 +86,7 @@ fn refuse_mixed_set(path: &Path) -> Result<()> {
 /// Parses tables from bytes already read; `name` is used in messages.
 pub fn parse_tables(name: &str, bytes: Bytes) -> Result<TableSet> {
     if image::is_image(&bytes) {
-        return from_image(name, bytes);
+        return from_image(name, bytes).map(|(t, _)| t);
     }
     let text = std::str::from_utf8(&bytes)
         .map(std::borrow::Cow::Borrowed)
@@ -83,11 +94,13 @@ pub fn parse_tables(name: &str, bytes: Bytes) -> Result<TableSet> {
     parse_text(name, &text)
 }
 
-fn from_image(name: &str, bytes: Bytes) -> Result<TableSet> {
+/// The tables of a route image and its rows' SHA-256 (directory order).
+fn from_image(name: &str, bytes: Bytes) -> Result<(TableSet, Vec<[u8; 32]>)> {
     let idx = image::read_index(&bytes).map_err(|e| Error::Input(format!("{name}: {e}")))?;
     // A changed table byte under a stale digest must not pass as tables
     // routec wrote: the digest is checked on every read.
-    image::verify_digest(&bytes, &idx).map_err(|e| Error::Input(format!("{name}: {e}")))?;
+    let rows = image::verified_row_digests(&bytes, &idx)
+        .map_err(|e| Error::Input(format!("{name}: {e}")))?;
     let switches = idx
         .switches
         .into_iter()
@@ -107,340 +120,22 @@ fn from_image(name: &str, bytes: Bytes) -> Result<TableSet> {
         sl2vl: v.sl2vl,
         path_sl: v.path_sl,
     });
-    Ok(TableSet {
+    let set = TableSet {
         kind: TableKind::Image,
         switches,
         lid_guids: idx.lid_guids,
         header: Some(idx.header),
         vl,
         data: bytes,
-    })
-}
-
-/// A switch block being read.
-struct Block {
-    guid: Guid,
-    lid: Option<Lid>,
-    desc: String,
-    top: Lid,
-    start: usize,
-    /// Byte offset of the header line, and of each LID's entry line + 1
-    /// (0: none yet), to name both lines of a duplicate.
-    at: usize,
-    entry_at: Vec<usize>,
-    /// The `N lids dumped` line OpenSM ends a block with was seen.
-    ended: bool,
-}
-
-/// Parses OpenSM `opensm-lfts.dump` or `ibroute`/`dump_fts` text. Large
-/// dumps (a 27,648-host fabric dumps 5.8 GB) are cut at switch headers and
-/// the pieces parsed in parallel.
-pub fn parse_text(name: &str, text: &str) -> Result<TableSet> {
-    use rayon::prelude::*;
-    let cuts = chunk_starts(text, rayon::current_num_threads() * 4);
-    let parts: Vec<Partial> = cuts
-        .par_windows(2)
-        .map(|w| parse_range(name, text, w[0], w[1]))
-        .collect::<Result<_>>()?;
-    let kind = parts.iter().find_map(|p| p.kind).ok_or_else(|| {
-        Error::from(ParseError::at(
-            name,
-            text,
-            0,
-            0,
-            "an OpenSM or ibroute unicast LFT dump",
-            "",
-        ))
-    })?;
-    duplicate_switch(name, text, &parts)?;
-    let mut data = Vec::with_capacity(parts.iter().map(|p| p.data.len()).sum());
-    let (mut switches, mut lid_guids) = (Vec::new(), Vec::<Guid>::new());
-    for p in parts {
-        let base = data.len();
-        data.extend_from_slice(&p.data);
-        switches.extend(p.switches.into_iter().map(|mut s| {
-            s.range = s.range.start + base..s.range.end + base;
-            s
-        }));
-        if lid_guids.len() < p.lid_guids.len() {
-            lid_guids.resize(p.lid_guids.len(), Guid(0));
-        }
-        for (l, g) in p.lid_guids.into_iter().enumerate() {
-            if g.0 != 0 {
-                lid_guids[l] = g;
-            }
-        }
-    }
-    Ok(TableSet {
-        kind,
-        switches,
-        lid_guids,
-        header: None,
-        vl: None,
-        data: Bytes::Owned(data),
-    })
-}
-
-/// The same switch twice is an input error naming both headers: which
-/// copy a check used would otherwise decide its verdict.
-fn duplicate_switch(name: &str, text: &str, parts: &[Partial]) -> Result<()> {
-    let mut all: Vec<(Guid, usize)> = parts
-        .iter()
-        .flat_map(|p| {
-            p.switches
-                .iter()
-                .map(|s| s.guid)
-                .zip(p.header_at.iter().copied())
-        })
-        .collect();
-    all.sort_unstable();
-    match all.windows(2).find(|w| w[0].0 == w[1].0) {
-        None => Ok(()),
-        Some(w) => {
-            let (l, _) = crate::error::line_col(text, w[0].1);
-            let e = ParseError::at(
-                name,
-                text,
-                w[1].1,
-                0,
-                "each switch once",
-                format!("switch {} again (first at line {l})", w[0].0),
-            );
-            Err(e
-                .with_secondary(text, w[0].1, 1, "first block of this switch")
-                .into())
-        }
-    }
-}
-
-/// Byte offsets `0 = c0 < c1 < ... = len` cutting `text` into about `n`
-/// pieces, each cut at the start of a `Unicast lids [` line.
-fn chunk_starts(text: &str, n: usize) -> Vec<usize> {
-    const HEAD: &str = "\nUnicast lids [";
-    let mut cuts = vec![0];
-    let step = (text.len() / n.max(1)).max(1 << 20);
-    let mut at = step;
-    while at < text.len() {
-        let from = at.max(*cuts.last().unwrap_or(&0));
-        match text.get(from..).and_then(|t| t.find(HEAD)) {
-            Some(i) => {
-                let cut = from + i + 1;
-                cuts.push(cut);
-                at = cut + step;
-            }
-            None => break,
-        }
-    }
-    cuts.push(text.len());
-    cuts
-}
-
-/// The tables of one piece of a dump.
-struct Partial {
-    kind: Option<TableKind>,
-    switches: Vec<SwitchTable>,
-    /// Byte offset of each switch's header line.
-    header_at: Vec<usize>,
-    data: Vec<u8>,
-    lid_guids: Vec<Guid>,
-}
-
-/// Parses `text[start..end]`, which starts at a line start; errors point
-/// into the whole `text`.
-fn parse_range(name: &str, text: &str, start: usize, end: usize) -> Result<Partial> {
-    let mut p = Partial {
-        kind: None,
-        switches: Vec::new(),
-        header_at: Vec::new(),
-        data: Vec::new(),
-        lid_guids: Vec::new(),
     };
-    let mut cur: Option<Block> = None;
-    let mut offset = start;
-    for raw in text[start..end].split_inclusive('\n') {
-        let at = offset;
-        offset += raw.len();
-        let line = raw.trim_end_matches(['\n', '\r']);
-        let err =
-            |expected: &str| -> Error { ParseError::at(name, text, at, 1, expected, "").into() };
-        if let Some(rest) = line.strip_prefix("Unicast lids [") {
-            if let Some(b) = cur.take() {
-                close(name, text, &mut p, b, at)?;
-            }
-            let (mut b, k) = header(rest, p.data.len())
-                .ok_or_else(|| err("`Unicast lids [LO-HI] of switch Lid N guid 0x... (desc):`"))?;
-            b.at = at;
-            b.entry_at = vec![0; b.top as usize + 1];
-            p.kind.get_or_insert(k);
-            p.data.resize(p.data.len() + rows_len(b.top), NO_ROUTE);
-            cur = Some(b);
-        } else if line.starts_with("0x") {
-            let Some(b) = cur.as_mut() else {
-                return Err(err("a `Unicast lids` header before the first entry"));
-            };
-            let (lid, port, tail) = entry(line).ok_or_else(|| err("`0xLID PORT` entry"))?;
-            if lid > b.top {
-                return Err(err(&format!("a LID within the block range 0..={}", b.top)));
-            }
-            let first = b.entry_at[lid as usize];
-            if first != 0 {
-                let (l, _) = crate::error::line_col(text, first - 1);
-                let e = ParseError::at(
-                    name,
-                    text,
-                    at,
-                    line.len(),
-                    "each LID once per switch",
-                    format!("LID {lid} again (first at line {l})"),
-                );
-                return Err(e
-                    .with_secondary(text, first - 1, 1, "first entry for this LID")
-                    .into());
-            }
-            b.entry_at[lid as usize] = at + 1;
-            p.data[b.start + lid as usize] = port;
-            if port == 0 {
-                b.lid.get_or_insert(lid);
-            }
-            // Every switch names the same destinations: parse each GUID once.
-            let known = p.lid_guids.get(lid as usize).is_some_and(|g| g.0 != 0);
-            if !known && let Some(g) = tail.and_then(port_guid) {
-                if p.lid_guids.len() <= lid as usize {
-                    p.lid_guids.resize(lid as usize + 1, Guid(0));
-                }
-                p.lid_guids[lid as usize] = g;
-            }
-        } else if line.trim_end().ends_with("lids dumped") {
-            // (its count is not the number of entries in every OpenSM
-            // version, so only its presence is checked)
-            if let Some(b) = cur.as_mut() {
-                b.ended = true;
-            }
-        } else if !is_skippable(line) {
-            return Err(err(
-                "a `Unicast lids` header, a `0xLID PORT` entry or `N lids dumped`",
-            ));
-        }
-    }
-    if let Some(b) = cur.take() {
-        close(name, text, &mut p, b, end)?;
-    }
-    Ok(p)
-}
-
-/// Ends a switch's block at byte `at`: OpenSM closes every block with
-/// `N lids dumped`, so a block without one was cut short.
-fn close(name: &str, text: &str, p: &mut Partial, b: Block, at: usize) -> Result<()> {
-    if p.kind == Some(TableKind::OpensmDump) && !b.ended {
-        let at = floor_line(text, at);
-        return Err(ParseError::at(
-            name,
-            text,
-            at,
-            0,
-            format!("`N lids dumped` closing the block of switch {}", b.guid),
-            "no such line: the dump is cut short",
-        )
-        .into());
-    }
-    p.header_at.push(b.at);
-    p.switches.push(finish(b));
-    Ok(())
-}
-
-/// The start of the last line that begins before `at`.
-fn floor_line(text: &str, at: usize) -> usize {
-    let at = at.min(text.len());
-    text[..at]
-        .trim_end_matches('\n')
-        .rfind('\n')
-        .map_or(0, |i| i + 1)
-}
-
-fn rows_len(top: Lid) -> usize {
-    (top as usize / LFT_BLOCK + 1) * LFT_BLOCK
-}
-
-fn finish(b: Block) -> SwitchTable {
-    SwitchTable {
-        guid: b.guid,
-        lid: b.lid.unwrap_or(0),
-        desc: Some(b.desc),
-        num_ports: None,
-        top: b.top,
-        range: b.start..b.start + rows_len(b.top),
-    }
-}
-
-fn is_skippable(line: &str) -> bool {
-    let t = line.trim();
-    t.is_empty()
-        || t.ends_with("lids dumped")
-        || t.starts_with("Lid  Out")
-        || t.starts_with("Port     Info")
-        || t.starts_with('#')
-}
-
-fn parse_num(s: &str) -> Option<u32> {
-    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(h) => u32::from_str_radix(h, 16).ok(),
-        None => s.parse().ok(),
-    }
-}
-
-/// `LO-HI] of switch <portid> guid 0x<hex> (<desc>):` after `Unicast lids [`.
-/// OpenSM writes `Lid N` and `('desc')`; ibroute `Lid N` or `DR path ...`
-/// and `(desc)`; OpenSM before 2008 a hex range.
-fn header(rest: &str, start: usize) -> Option<(Block, TableKind)> {
-    let (range, rest) = rest.split_once("] of switch ")?;
-    let (_, hi) = range.split_once('-')?;
-    let top = Lid::try_from(parse_num(hi)?).ok()?;
-    let (portid, rest) = rest.split_once(" guid ")?;
-    let (guid, rest) = rest.split_once(' ').unwrap_or((rest, ""));
-    let guid = Guid::parse(guid)?;
-    let lid = portid
-        .strip_prefix("Lid ")
-        .and_then(parse_num)
-        .and_then(|l| Lid::try_from(l).ok());
-    let desc = rest
-        .trim_end()
-        .strip_suffix(':')?
-        .strip_prefix('(')?
-        .strip_suffix(')')?;
-    let (desc, kind) = match desc.strip_prefix('\'').and_then(|d| d.strip_suffix('\'')) {
-        Some(d) => (d, TableKind::OpensmDump),
-        None => (desc, TableKind::Ibroute),
-    };
-    let block = Block {
-        guid,
-        lid,
-        desc: desc.to_string(),
-        top,
-        start,
-        at: 0,
-        entry_at: Vec::new(),
-        ended: false,
-    };
-    Some((block, kind))
-}
-
-/// `0xLLLL PPP[ # ...| : (...)]` → (LID, port, the rest of the line).
-fn entry(line: &str) -> Option<(Lid, u8, Option<&str>)> {
-    let mut it = line.splitn(3, ' ');
-    let lid = Lid::try_from(parse_num(it.next()?)?).ok()?;
-    let port: u8 = it.next()?.parse().ok()?;
-    Some((lid, port, it.next()))
-}
-
-/// The `portguid 0x...` an entry's tail names, if any.
-fn port_guid(tail: &str) -> Option<Guid> {
-    let (_, g) = tail.split_once("portguid ")?;
-    Guid::parse(g.split([':', ')', ' ']).next()?)
+    Ok((set, rows))
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::lfts_text::{chunk_starts, parse_range};
     use super::*;
+    use crate::model::{Guid, NO_ROUTE};
 
     const OPENSM: &str = "\
 Unicast lids [0-3] of switch Lid 2 guid 0x0000000000200000 ('spine 1'):

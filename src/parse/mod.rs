@@ -9,6 +9,7 @@ pub mod ibnetdiscover;
 pub mod image;
 mod image_layout;
 pub mod lfts;
+mod lfts_text;
 pub mod mcast_colours;
 pub mod mcast_groups;
 pub mod mcfdbs;

@@ -4,7 +4,7 @@
 //! keeps the valid entries and re-routes the rest. A state that cannot be
 //! trusted is ignored with note R020 and the fabric is routed from scratch.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
@@ -13,8 +13,8 @@ use super::job::Job;
 use crate::cli::common::Global;
 use crate::error::Result;
 use crate::model::incremental::IncrementalSummary;
-use crate::model::state::{State, StateOptions, lfts_digest_of_rows};
-use crate::model::{Fabric, Lfts, LidMap, Note, OutFile, Routing};
+use crate::model::state::{State, StateOptions};
+use crate::model::{Fabric, LidMap, Note, Routing};
 use crate::route::incremental::{self, Previous, Restore};
 
 /// Options of incremental compilation.
@@ -117,7 +117,7 @@ pub(super) fn apply(
         });
         return Ok(Step::Full);
     }
-    let loaded = match load(dir, args, job, (fabric, lids), routing) {
+    let loaded = match super::previous::load(dir, args, job, (fabric, lids), routing) {
         Ok(l) => l,
         Err(why) => {
             routing.notes.push(Note {
@@ -176,194 +176,4 @@ pub(super) fn apply(
     });
     routing.lfts = done.lfts;
     Ok(Step::Done(done.summary))
-}
-
-/// The previous run over the new fabric.
-struct Loaded {
-    old: Lfts,
-    new_switch: Vec<bool>,
-    new_cable: Vec<Vec<bool>>,
-    cabling: Vec<String>,
-    /// See [`Previous::untouched_valid`].
-    untouched_valid: bool,
-}
-
-/// Reads and checks the state and tables of `dir`; `Err` says why they
-/// cannot be used.
-fn load(
-    dir: &Path,
-    args: &CompileArgs,
-    job: &Job,
-    (fabric, lids): (&Fabric, &LidMap),
-    routing: &Routing,
-) -> std::result::Result<Loaded, String> {
-    if !dir.join(OutFile::State.name()).is_file() {
-        // refused before its image is read (says which file is missing)
-        crate::parse::state::read_state(dir)?;
-    }
-    // the state and the image are independent reads: overlap them
-    let (st, tables) = rayon::join(
-        || crate::parse::state::read_state(dir),
-        || crate::parse::lfts::read_tables(dir),
-    );
-    let st = st?;
-    if st.engine != args.engine {
-        return Err(format!(
-            "made by engine {}, not {}",
-            st.engine.chars().take(20).collect::<String>(),
-            args.engine
-        ));
-    }
-    if st.options != state_options(args, job) {
-        return Err(format!(
-            "made with other options ({:?}, now {:?})",
-            st.options,
-            state_options(args, job)
-        ));
-    }
-    let prev = st.fabric().map_err(|e| format!("corrupt state: {e}"))?;
-    let shared = prev
-        .switches()
-        .iter()
-        .filter(|&&n| {
-            fabric
-                .node_by_guid(prev.node(n).guid)
-                .is_some_and(|m| fabric.is_switch(m))
-        })
-        .count();
-    let most = prev.num_switches().max(fabric.num_switches());
-    if 2 * shared < most {
-        return Err(format!(
-            "another fabric: {shared} of its {} switches are in this one ({})",
-            prev.num_switches(),
-            fabric.num_switches()
-        ));
-    }
-    let prev_lids = LidMap::new(&prev).map_err(|e| format!("corrupt state: {e}"))?;
-    let tables = tables.map_err(|e| e.to_string())?;
-    let aligned = tables
-        .align(&prev, &prev_lids)
-        .map_err(|g| format!("the tables name switch {g}, which the state lacks"))?;
-    // the rows as the image stores them hash in parallel, beside the rest
-    let (same_tables, loaded) = rayon::join(
-        || tables_digest(&tables) == st.lfts_digest,
-        || {
-            lay_over(
-                &st,
-                (&prev, &prev_lids),
-                &aligned.lfts,
-                (fabric, lids),
-                routing,
-            )
-        },
-    );
-    if !same_tables {
-        return Err("the tables in the directory are not the ones the state describes".into());
-    }
-    Ok(loaded)
-}
-
-/// The state's `lfts_digest` of the tables read from the previous
-/// directory (`formats/state.md`), their rows hashed in parallel.
-fn tables_digest(tables: &crate::model::table_set::TableSet) -> String {
-    let rows: Vec<&[u8]> = (0..tables.switches.len()).map(|i| tables.lft(i)).collect();
-    let digests = crate::model::image::row_digests(&rows);
-    lfts_digest_of_rows(tables.switches.iter().map(|t| t.guid).zip(digests))
-}
-
-/// The previous run's tables and cabling laid over the new fabric.
-fn lay_over(
-    st: &State,
-    (prev, prev_lids): (&Fabric, &LidMap),
-    prev_lfts: &Lfts,
-    (fabric, lids): (&Fabric, &LidMap),
-    routing: &Routing,
-) -> Loaded {
-    let mut old = Lfts::new(fabric.num_switches(), routing.lfts.top());
-    let mut new_switch = vec![true; fabric.num_switches()];
-    for (s, &n) in fabric.switches().iter().enumerate() {
-        let Some(ps) = prev
-            .node_by_guid(fabric.node(n).guid)
-            .and_then(|m| prev.switch_index(m))
-        else {
-            continue;
-        };
-        new_switch[s] = false;
-        let (src, dst) = (prev_lfts.row(ps.ix()), old.row_mut(s));
-        let k = src.len().min(dst.len());
-        dst[..k].copy_from_slice(&src[..k]);
-    }
-    let new_cable: Vec<Vec<bool>> = fabric
-        .switches()
-        .iter()
-        .map(|&n| {
-            (0..fabric.ports(n).len() as u8)
-                .map(|p| is_new_cable(prev, fabric, n, p))
-                .collect()
-        })
-        .collect();
-    let untouched_valid = st.verified_clean
-        && !new_switch.iter().any(|&b| b)
-        && !new_cable.iter().flatten().any(|&b| b)
-        && same_lids((prev, prev_lids), (fabric, lids))
-        && same_ranks(st, prev, fabric, routing.promise.up_down_ranks.as_deref());
-    let report = crate::diff::cabling::compare(prev, fabric);
-    let cabling = report
-        .changes
-        .iter()
-        .take(100)
-        .map(|c| format!("{:?}: {}", c.kind, c.message))
-        .collect();
-    Loaded {
-        old,
-        new_switch,
-        new_cable,
-        cabling,
-        untouched_valid,
-    }
-}
-
-/// Every LID the new fabric assigns names the same (node, port, offset)
-/// as before (LIDs that vanished are fine: nobody routes to them).
-fn same_lids((prev, prev_lids): (&Fabric, &LidMap), (now, lids): (&Fabric, &LidMap)) -> bool {
-    lids.iter().all(|(lid, o)| {
-        prev_lids.owner(lid).is_some_and(|p| {
-            prev.node(p.node).guid == now.node(o.node).guid
-                && (p.port, p.offset) == (o.port, o.offset)
-        })
-    })
-}
-
-/// The engine gives every switch of the new fabric the up/down rank it had
-/// in the previous run (or neither run has ranks), so every surviving hop
-/// keeps its direction.
-fn same_ranks(st: &State, prev: &Fabric, now: &Fabric, ranks: Option<&[u32]>) -> bool {
-    match (st.up_down_ranks.as_deref(), ranks) {
-        (None, None) => true,
-        (Some(old), Some(new)) => {
-            old.len() == prev.num_switches()
-                && now.switches().iter().zip(new).all(|(&n, &r)| {
-                    prev.node_by_guid(now.node(n).guid)
-                        .and_then(|m| prev.switch_index(m))
-                        .is_some_and(|ps| old[ps.ix()] == r)
-                })
-        }
-        _ => false,
-    }
-}
-
-/// Whether the cable on port `p` of node `n` of `now` is absent from `prev`
-/// (matched by node GUIDs and port numbers).
-fn is_new_cable(prev: &Fabric, now: &Fabric, n: crate::model::NodeIdx, p: u8) -> bool {
-    let Some(peer) = now.peer(n, p) else {
-        return false;
-    };
-    let guid = |f: &Fabric, m: crate::model::NodeIdx| f.node(m).guid;
-    let Some(pn) = prev.node_by_guid(guid(now, n)) else {
-        return true;
-    };
-    match prev.peer(pn, p) {
-        Some(pp) => guid(prev, pp.node) != guid(now, peer.node) || pp.port != peer.port,
-        None => true,
-    }
 }

@@ -3,6 +3,9 @@
 
 mod incremental;
 mod job;
+mod lid_prep;
+mod previous;
+mod stages;
 mod write;
 
 use std::path::PathBuf;
@@ -14,12 +17,15 @@ use super::common::{Global, LoadedTopo, TopoArgs};
 use super::mcast::{self, McastOpts, McastRun};
 use super::phases::Phases;
 use crate::error::{Error, Result};
-use crate::model::lids::{self, LidState};
+use crate::model::lids;
 use crate::model::{Fabric, LidMap, Routing};
 use crate::route::{self, RouteOptions};
 use crate::verify::mcast::McastCheck;
-use crate::verify::{Verdict, VerifyOptions, verify_tables};
+use crate::verify::{Verdict, VerifyOptions};
 use job::{Emit, Job, RootsSource};
+pub use lid_prep::prepare_lids;
+pub(in crate::cli) use lid_prep::relid_for_lmc;
+use stages::{layer, report_roots, usable_vls, verify_routing};
 
 /// `--dmodc-variant` values ([`route::dmodc::spread::Variant`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -229,36 +235,6 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     Ok(if valid { outcome } else { Outcome::Findings })
 }
 
-/// Deadlock freedom by layering (`--vls N`): the plan is kept only when it
-/// needs more than one VL, so a routing that is deadlock-free as it is
-/// keeps LFT-only output.
-fn layer(fabric: &Fabric, lids: &LidMap, routing: &mut Routing, vls: u8, g: &Global) {
-    let l = route::layers::assign_layers(fabric, lids, &routing.lfts, vls);
-    if !g.quiet {
-        let load: Vec<String> = l.load.iter().map(u64::to_string).collect();
-        eprintln!(
-            "layers: {} VL(s) of {vls} (source end ports per VL: {})",
-            l.plan.vls,
-            load.join(", ")
-        );
-    }
-    routing.notes.extend(l.notes);
-    if l.plan.vls > 1 {
-        routing.vl_plan = Some(l.plan);
-    }
-}
-
-/// `--vls`, bounded by the switch with the fewest operational VLs (YAML
-/// `vls:`): a layered plan maps SL i to VL i mod (VLs used) on every port.
-fn usable_vls(fabric: &Fabric, vls: u8) -> u8 {
-    let fewest = fabric
-        .switches()
-        .iter()
-        .filter_map(|&n| fabric.node(n).op_vls)
-        .min();
-    fewest.map_or(vls, |f| f.min(vls))
-}
-
 /// The engine knows no file: an error about "the root file" gets its
 /// name, so that it reads like every other input error (issue 11, item 23).
 fn name_roots_file(
@@ -291,111 +267,4 @@ fn input_files(
         files.push(("mcast", p.clone()));
     }
     files
-}
-
-/// Checks 1–3 on the engine's tables (reachability, the up/down promise,
-/// deadlock freedom per VL, lanes within `--vls`, routes within
-/// `--max-hops`), from the tables alone.
-/// Findings go to stderr.
-fn verify_routing(
-    fabric: &Fabric,
-    lids: &LidMap,
-    routing: &mut Routing,
-    vls: u8,
-    hop_limit: u32,
-    g: &Global,
-) -> Verdict {
-    let opts = VerifyOptions {
-        operational_vls: vls,
-        hop_limit,
-        ..VerifyOptions::lent_by(routing)
-    };
-    let verdict = verify_tables(fabric, lids, &routing.lfts, &opts);
-    opts.give_back(routing);
-    if g.quiet || verdict.counts.is_empty() {
-        return verdict;
-    }
-    // Errors are shown whole; warnings alone (switch LIDs an up/down engine
-    // leaves unrouted by design) only as counts unless -v asks for them.
-    if !verdict.is_clean() || g.verbose > 0 {
-        eprint!("{}", verdict.render());
-    } else {
-        let counts: Vec<String> = verdict
-            .counts
-            .iter()
-            .map(|(c, n)| format!("{c}: {n}"))
-            .collect();
-        eprintln!(
-            "verification passed with warnings ({}); -v or `routec check` lists them",
-            counts.join(", ")
-        );
-    }
-    verdict
-}
-
-/// Says which up/down roots were used (all of them with `-v`).
-fn report_roots(fabric: &Fabric, routing: &Routing, all: bool) {
-    if routing.roots.is_empty() {
-        return;
-    }
-    let guids: Vec<String> = routing
-        .roots
-        .iter()
-        .take(if all { usize::MAX } else { 8 })
-        .map(|&s| fabric.node(fabric.switch_node(s)).guid.to_string())
-        .collect();
-    let more = routing.roots.len() - guids.len();
-    eprintln!(
-        "roots: {} of {} switches: {}{}",
-        routing.roots.len(),
-        fabric.num_switches(),
-        guids.join(" "),
-        if more > 0 {
-            format!(" (+{more} more, -v lists all)")
-        } else {
-            String::new()
-        }
-    );
-}
-
-/// `--lmc N`: keeps the topology's LIDs when every end port already has
-/// LMC N, else assigns them all anew (note R010). `report --lmc N` calls it
-/// too, to read tables a `compile --lmc N` wrote against the same LIDs.
-pub(super) fn relid_for_lmc(fabric: &mut Fabric, lmc: u8, g: &Global) -> Result<()> {
-    let differs = lids::lid_ports(fabric)
-        .filter(|&(n, _)| fabric.is_endpoint(n))
-        .any(|(n, p)| fabric.port(n, p).lmc != lmc);
-    if differs {
-        let fresh = lids::assign_with_lmc(fabric, lmc)?;
-        lids::apply_port_lids(fabric, &fresh);
-        if !g.quiet {
-            eprintln!(
-                "note[R010]: LIDs assigned anew for LMC {lmc}: {} ports, base LIDs aligned to {} \
-                 (formats/lid-assignment.md); every output names the new LIDs",
-                fresh.len(),
-                1u16 << lmc
-            );
-        }
-    }
-    Ok(())
-}
-
-/// Makes sure every port that needs a LID has one: a fabric with none gets a
-/// deterministic assignment (`formats/lid-assignment.md`); a partial one is
-/// an error unless `--assign-lids`.
-pub fn prepare_lids(fabric: &mut Fabric, assign: bool, g: &Global) -> Result<()> {
-    match lids::lid_state(fabric) {
-        LidState::Complete => Ok(()),
-        LidState::Partial { missing } if !assign => Err(Error::Input(format!(
-            "{missing} ports have no LID while others have one; \
-             pass --assign-lids to give them LIDs"
-        ))),
-        _ => {
-            let n = lids::assign_missing_lids(fabric)?;
-            if !g.quiet {
-                eprintln!("note: assigned {n} LIDs (formats/lid-assignment.md)");
-            }
-            Ok(())
-        }
-    }
 }

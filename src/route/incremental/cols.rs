@@ -70,15 +70,21 @@ pub(super) fn differing(a: &Lfts, b: &Lfts, lids_n: usize) -> u64 {
 }
 
 /// The merged tables: `fresh`'s shape, the merged columns `out_t` (LID-major
-/// over `cols`), and elsewhere `old`'s entries when `keep_old` (every column
-/// below the top is merged otherwise).
+/// over `cols`), and elsewhere `old`'s entries below the top when
+/// `keep_old` (every column below the top is merged otherwise), `fresh`'s
+/// padding past it. Starts from a copy of the tables most of whose
+/// entries it keeps, so each row is written about once.
 pub(super) fn merged(old: &Lfts, fresh: &Lfts, cols: &[u16], out_t: &[u8], keep_old: bool) -> Lfts {
     let n = fresh.num_switches();
     let lids_n = fresh.top() as usize + 1;
-    let mut lfts = fresh.clone();
+    // `old` is shaped like `fresh` ([`super::Previous::lfts`])
+    let from_old = keep_old && (old.num_switches(), old.stride()) == (n, fresh.stride());
+    let mut lfts = if from_old { old.clone() } else { fresh.clone() };
     let rows: Vec<&mut [u8]> = lfts.rows_mut().collect();
     rows.into_par_iter().enumerate().for_each(|(s, row)| {
-        if keep_old {
+        if from_old {
+            row[lids_n..].copy_from_slice(&fresh.row(s)[lids_n..]);
+        } else if keep_old {
             row[..lids_n].copy_from_slice(&old.row(s)[..lids_n]);
         }
         for (i, &lid) in cols.iter().enumerate() {

@@ -30,9 +30,7 @@ use super::walk::{Next, Ports, Target};
 use crate::model::hops::{NO_HOPS, SwitchHops};
 use crate::model::{Fabric, LidMap, NO_ROUTE};
 
-/// Per switch toward one destination switch: bit [`REACH`] some path,
-/// [`DOWN`] a down-only path, [`UPDOWN`] an up*down* path.
-type Toward = Vec<u8>;
+/// Bits of [`Toward::get`]: some path, a down-only path, an up*down* path.
 const REACH: u8 = 1;
 const DOWN: u8 = 2;
 const UPDOWN: u8 = 4;
@@ -61,7 +59,6 @@ pub(super) fn must_change(
     new_switch: &[bool],
 ) -> Vec<bool> {
     let n = fabric.num_switches();
-    let preds = predecessors(ports, n);
     let up_down = matches!(promise, Promise::UpDown);
     let targets: Vec<Target> = cols.iter().map(|&l| Target::of(fabric, lids, l)).collect();
     // backward searches only toward the switches these columns lead to
@@ -71,13 +68,7 @@ pub(super) fn must_change(
             wanted[d as usize] = true;
         }
     }
-    let toward: Vec<Toward> = (0..n)
-        .into_par_iter()
-        .map(|d| match wanted[d] {
-            true => toward(&preds, d, up_down),
-            false => Vec::new(),
-        })
-        .collect();
+    let towards = Towards::new(ports, &wanted, up_down);
     let hosts: Vec<u32> = (0..n)
         .map(|s| {
             ports
@@ -100,12 +91,12 @@ pub(super) fn must_change(
                 *m = match target {
                     Target::Nowhere | Target::End { sw: None, .. } => false,
                     Target::Switch(d) if d as usize == s => old[s] != 0,
-                    Target::Switch(d) => !reaches(ports, &toward[d as usize], target, s, old[s]),
+                    Target::Switch(d) => !reaches(ports, towards.to(d as usize), target, s, old[s]),
                     Target::End { sw: Some(d), .. } => {
                         let d = d as usize;
                         let sources = hosts[s] - u32::from(d == s);
                         let check = if sources > 0 { promise } else { Promise::Reach };
-                        !keeps(ports, (&toward[d], d), target, check, s, old[s])
+                        !keeps(ports, (towards.to(d), d), target, check, s, old[s])
                     }
                 };
             }
@@ -116,8 +107,8 @@ pub(super) fn must_change(
 /// Whether entry `p` of switch `s` can be part of a route that reaches
 /// `target` (on or at switch `tw`'s destination); `true` when `s` cannot
 /// reach it at all.
-fn reaches(ports: &Ports, tw: &Toward, target: Target, s: usize, p: u8) -> bool {
-    if tw[s] & REACH == 0 {
+fn reaches(ports: &Ports, tw: Toward, target: Target, s: usize, p: u8) -> bool {
+    if tw.get(s) & REACH == 0 {
         return true;
     }
     if p == NO_ROUTE {
@@ -126,7 +117,7 @@ fn reaches(ports: &Ports, tw: &Toward, target: Target, s: usize, p: u8) -> bool 
     match ports.get(s, p) {
         Next::Down => false,
         Next::End(n, q) => is_target(target, n, q),
-        Next::Switch { t, .. } => tw[t as usize] & REACH != 0,
+        Next::Switch { t, .. } => tw.get(t as usize) & REACH != 0,
     }
 }
 
@@ -135,7 +126,7 @@ fn reaches(ports: &Ports, tw: &Toward, target: Target, s: usize, p: u8) -> bool 
 /// `s` can.
 fn keeps(
     ports: &Ports,
-    (tw, d): (&Toward, usize),
+    (tw, d): (Toward, usize),
     target: Target,
     promise: Promise,
     s: usize,
@@ -143,14 +134,14 @@ fn keeps(
 ) -> bool {
     match promise {
         Promise::Reach => reaches(ports, tw, target, s, p),
-        Promise::UpDown if tw[s] & UPDOWN == 0 => true,
+        Promise::UpDown if tw.get(s) & UPDOWN == 0 => true,
         Promise::Shortest(h) if h.get(s, d) == NO_HOPS => true,
         _ if p == NO_ROUTE => false,
         _ => match (ports.get(s, p), promise) {
             (Next::Down, _) => false,
             (Next::End(n, q), _) => is_target(target, n, q),
             (Next::Switch { t, up }, Promise::UpDown) => {
-                tw[t as usize] & if up { UPDOWN } else { DOWN } != 0
+                tw.get(t as usize) & if up { UPDOWN } else { DOWN } != 0
             }
             (Next::Switch { t, .. }, Promise::Shortest(h)) => {
                 u16::from(h.get(t as usize, d)) + 1 == u16::from(h.get(s, d))
@@ -164,56 +155,105 @@ fn is_target(target: Target, n: crate::model::NodeIdx, q: crate::model::PortNum)
     matches!(target, Target::End { node, port, .. } if node == n && port == q)
 }
 
-/// Per switch `v`: the switches `u` with a cable `u → v`, and whether that
-/// hop goes up.
-fn predecessors(ports: &Ports, n: usize) -> Vec<Vec<(u32, bool)>> {
-    let mut preds = vec![Vec::new(); n];
-    for u in 0..n {
-        for next in ports.of(u) {
-            if let Next::Switch { t, up } = *next {
-                preds[t as usize].push((u as u32, up));
-            }
-        }
-    }
-    preds
+/// Per switch, toward every wanted destination switch at once (one bit
+/// each): whether some path, a down-only path, and an up*down* path (up
+/// hops into a switch with a down-only path) lead to it. Each set is the
+/// least one closed under its hops (a switch has what any switch it may
+/// hop to has), found by sweeping the switches until nothing changes: a
+/// few passes over the cables, against one search per destination.
+struct Towards {
+    words: usize,
+    /// Per wanted destination switch: its word and bit.
+    slot: Vec<Option<(usize, u64)>>,
+    /// Per switch, `words` words each.
+    reach: Vec<u64>,
+    down: Vec<u64>,
+    up_down: Vec<u64>,
 }
 
-/// Backward searches from switch `d`: any path, down-only paths, and
-/// up*down* paths (up hops into a switch with a down-only path).
-fn toward(preds: &[Vec<(u32, bool)>], d: usize, up_down: bool) -> Toward {
-    let mut tw = vec![0u8; preds.len()];
-    spread(preds, &mut tw, d, REACH, |_| true);
-    if up_down {
-        spread(preds, &mut tw, d, DOWN, |up| !up);
-        let seeds: Vec<usize> = (0..tw.len()).filter(|&s| tw[s] & DOWN != 0).collect();
-        for s in seeds {
-            spread(preds, &mut tw, s, UPDOWN, |up| up);
+impl Towards {
+    fn new(ports: &Ports, wanted: &[bool], up_down: bool) -> Towards {
+        let n = wanted.len();
+        let words = wanted.iter().filter(|&&w| w).count().div_ceil(64).max(1);
+        let mut slot = vec![None; n];
+        let mut own = vec![0u64; n * words];
+        for (i, d) in (0..n).filter(|&d| wanted[d]).enumerate() {
+            slot[d] = Some((i / 64, 1u64 << (i % 64)));
+            own[d * words + i / 64] |= 1u64 << (i % 64);
+        }
+        let reach = close(ports, own.clone(), words, |_| true);
+        let (down, up_down) = if up_down {
+            let down = close(ports, own, words, |up| !up);
+            (down.clone(), close(ports, down, words, |up| up))
+        } else {
+            (vec![0; n * words], vec![0; n * words])
+        };
+        Towards {
+            words,
+            slot,
+            reach,
+            down,
+            up_down,
         }
     }
-    tw
+
+    /// The view toward wanted destination switch `d`.
+    fn to(&self, d: usize) -> Toward<'_> {
+        let (word, mask) = self.slot[d].expect("toward a wanted switch");
+        Toward {
+            all: self,
+            word,
+            mask,
+        }
+    }
 }
 
-/// Marks `bit` on `from` and every switch with a path into it over hops
-/// that `hop(up)` admits.
-fn spread(
-    preds: &[Vec<(u32, bool)>],
-    tw: &mut [u8],
-    from: usize,
-    bit: u8,
-    hop: impl Fn(bool) -> bool,
-) {
-    if tw[from] & bit != 0 {
-        return;
+/// [`Towards`] toward one destination switch.
+#[derive(Clone, Copy)]
+struct Toward<'a> {
+    all: &'a Towards,
+    word: usize,
+    mask: u64,
+}
+
+impl Toward<'_> {
+    /// Bits [`REACH`], [`DOWN`], [`UPDOWN`] of switch `s`.
+    fn get(&self, s: usize) -> u8 {
+        let i = s * self.all.words + self.word;
+        let has = |v: &[u64], bit: u8| if v[i] & self.mask != 0 { bit } else { 0 };
+        has(&self.all.reach, REACH) | has(&self.all.down, DOWN) | has(&self.all.up_down, UPDOWN)
     }
-    tw[from] |= bit;
-    let mut stack = vec![from];
-    while let Some(v) = stack.pop() {
-        for &(u, up) in &preds[v] {
-            let u = u as usize;
-            if hop(up) && tw[u] & bit == 0 {
-                tw[u] |= bit;
-                stack.push(u);
+}
+
+/// The least superset of `sets` (per switch, `words` words) in which a
+/// switch holds every bit of each switch it can hop to over hops that
+/// `hop(up)` admits: sweeps, alternately in both switch orders, until a
+/// sweep changes nothing.
+fn close(ports: &Ports, mut sets: Vec<u64>, words: usize, hop: impl Fn(bool) -> bool) -> Vec<u64> {
+    let n = sets.len() / words;
+    let mut acc = vec![0u64; words];
+    for pass in 0.. {
+        let mut changed = false;
+        for k in 0..n {
+            let u = if pass % 2 == 0 { k } else { n - 1 - k };
+            acc.copy_from_slice(&sets[u * words..][..words]);
+            for next in ports.of(u) {
+                if let Next::Switch { t, up } = *next
+                    && hop(up)
+                {
+                    let from = &sets[t as usize * words..][..words];
+                    acc.iter_mut().zip(from).for_each(|(a, b)| *a |= b);
+                }
+            }
+            let mine = &mut sets[u * words..][..words];
+            if *mine != *acc {
+                mine.copy_from_slice(&acc);
+                changed = true;
             }
         }
+        if !changed {
+            break;
+        }
     }
+    sets
 }

@@ -1,0 +1,102 @@
+//! The compile stages around the engine: layering into VLs, checking the
+//! tables (`verify`), and saying which roots were used.
+
+use crate::cli::common::Global;
+use crate::model::{Fabric, LidMap, Routing};
+use crate::route;
+use crate::verify::{Verdict, VerifyOptions, verify_tables};
+
+/// Deadlock freedom by layering (`--vls N`): the plan is kept only when it
+/// needs more than one VL, so a routing that is deadlock-free as it is
+/// keeps LFT-only output.
+pub(super) fn layer(fabric: &Fabric, lids: &LidMap, routing: &mut Routing, vls: u8, g: &Global) {
+    let l = route::layers::assign_layers(fabric, lids, &routing.lfts, vls);
+    if !g.quiet {
+        let load: Vec<String> = l.load.iter().map(u64::to_string).collect();
+        eprintln!(
+            "layers: {} VL(s) of {vls} (source end ports per VL: {})",
+            l.plan.vls,
+            load.join(", ")
+        );
+    }
+    routing.notes.extend(l.notes);
+    if l.plan.vls > 1 {
+        routing.vl_plan = Some(l.plan);
+    }
+}
+
+/// `--vls`, bounded by the switch with the fewest operational VLs (YAML
+/// `vls:`): a layered plan maps SL i to VL i mod (VLs used) on every port.
+pub(super) fn usable_vls(fabric: &Fabric, vls: u8) -> u8 {
+    let fewest = fabric
+        .switches()
+        .iter()
+        .filter_map(|&n| fabric.node(n).op_vls)
+        .min();
+    fewest.map_or(vls, |f| f.min(vls))
+}
+
+/// Checks 1–3 on the engine's tables (reachability, the up/down promise,
+/// deadlock freedom per VL, lanes within `--vls`, routes within
+/// `--max-hops`), from the tables alone.
+/// Findings go to stderr.
+pub(super) fn verify_routing(
+    fabric: &Fabric,
+    lids: &LidMap,
+    routing: &mut Routing,
+    vls: u8,
+    hop_limit: u32,
+    g: &Global,
+) -> Verdict {
+    let opts = VerifyOptions {
+        operational_vls: vls,
+        hop_limit,
+        ..VerifyOptions::lent_by(routing)
+    };
+    let verdict = verify_tables(fabric, lids, &routing.lfts, &opts);
+    opts.give_back(routing);
+    if g.quiet || verdict.counts.is_empty() {
+        return verdict;
+    }
+    // Errors are shown whole; warnings alone (switch LIDs an up/down engine
+    // leaves unrouted by design) only as counts unless -v asks for them.
+    if !verdict.is_clean() || g.verbose > 0 {
+        eprint!("{}", verdict.render());
+    } else {
+        let counts: Vec<String> = verdict
+            .counts
+            .iter()
+            .map(|(c, n)| format!("{c}: {n}"))
+            .collect();
+        eprintln!(
+            "verification passed with warnings ({}); -v or `routec check` lists them",
+            counts.join(", ")
+        );
+    }
+    verdict
+}
+
+/// Says which up/down roots were used (all of them with `-v`).
+pub(super) fn report_roots(fabric: &Fabric, routing: &Routing, all: bool) {
+    if routing.roots.is_empty() {
+        return;
+    }
+    let guids: Vec<String> = routing
+        .roots
+        .iter()
+        .take(if all { usize::MAX } else { 8 })
+        .map(|&s| fabric.node(fabric.switch_node(s)).guid.to_string())
+        .collect();
+    let more = routing.roots.len() - guids.len();
+    eprintln!(
+        "roots: {} of {} switches: {}{}",
+        routing.roots.len(),
+        fabric.num_switches(),
+        guids.join(" "),
+        if more > 0 {
+            format!(" (+{more} more, -v lists all)")
+        } else {
+            String::new()
+        }
+    );
+}
