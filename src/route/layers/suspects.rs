@@ -116,7 +116,7 @@ fn one_walk(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Option<Found
                     let col = walk.col(blk, lid);
                     memo.reset(walk.switches());
                     let edges = &mut part.edges;
-                    let step = |t: &Turn, rest: u32| {
+                    let mut step = |t: &Turn, rest: u32| {
                         if !seen.put(t.id) {
                             edges.push((t.from, t.to));
                         }
@@ -126,7 +126,6 @@ fn one_walk(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Option<Found
                         let agrees = rest & 1 == 1 && pos[t.from as usize] < pos[t.to as usize];
                         ((rest >> 1) + 1) << 1 | u32::from(agrees)
                     };
-                    let mut step = step;
                     for (src, w) in walk.sources(lid) {
                         let v = memo.of(walk, col, src, 1, LOOPED, &mut step);
                         if v == LOOPED || v >> 1 >= LONG {

@@ -61,51 +61,74 @@ pub(super) fn route_switch(
     for b in blocks {
         let ts = &order[b.start as usize..b.end as usize];
         let (x, counts) = (ts[0].sw, !ts[0].is_switch);
-        let sid = if x == NO_SWITCH || x as usize == s {
+        let ts = ts.iter().filter(|t| (t.lid as usize) < len);
+        if x != NO_SWITCH && x as usize == s {
+            own_ports(ts, counts, cnt, row);
+            continue;
+        }
+        let sid = if x == NO_SWITCH {
             NO_SET
         } else {
             sets.set_of[x as usize]
         };
-        if x != NO_SWITCH && x as usize == s {
-            for t in ts.iter().filter(|t| (t.lid as usize) < len) {
-                row[t.lid as usize] = t.port;
-                if counts && t.port != NO_ROUTE {
-                    cnt[t.port as usize] += 1;
-                }
-            }
-        } else if sid == NO_SET {
-            for t in ts.iter().filter(|t| (t.lid as usize) < len) {
-                row[t.lid as usize] = NO_ROUTE;
-            }
+        if sid == NO_SET {
+            ts.for_each(|t| row[t.lid as usize] = NO_ROUTE);
         } else if sets.own[sid as usize] {
-            let i = sid as usize;
-            let ports = &sets.ports[sets.first[i] as usize..sets.first[i + 1] as usize];
-            let mut next = sets.next[i] as usize;
-            for t in ts.iter().filter(|t| (t.lid as usize) < len) {
-                let port = ports[next];
-                row[t.lid as usize] = port;
-                if counts {
-                    if port != NO_ROUTE {
-                        cnt[port as usize] += 1;
-                    }
-                    next += 1;
-                    if next == ports.len() {
-                        next = 0;
-                    }
-                }
-            }
-            sets.next[i] = next as u32;
+            in_turn(sets, sid as usize, ts, counts, cnt, row);
         } else {
             let ports = sets.set(sid);
-            for t in ts.iter().filter(|t| (t.lid as usize) < len) {
+            for t in ts {
                 let port = super::assign::least_counter(ports, cnt);
-                row[t.lid as usize] = port;
-                if counts && port != NO_ROUTE {
-                    cnt[port as usize] += 1;
-                }
+                take(row, t, port, counts, cnt);
             }
         }
     }
+}
+
+/// Writes `port` for target `t`, and counts it if the target's kind does.
+#[inline(always)]
+fn take(row: &mut [u8], t: &Target, port: u8, counts: bool, cnt: &mut [u32; 256]) {
+    row[t.lid as usize] = port;
+    if counts && port != NO_ROUTE {
+        cnt[port as usize] += 1;
+    }
+}
+
+/// Targets on the switch itself: their own port.
+fn own_ports<'a>(
+    ts: impl Iterator<Item = &'a Target>,
+    counts: bool,
+    cnt: &mut [u32; 256],
+    row: &mut [u8],
+) {
+    for t in ts {
+        take(row, t, t.port, counts, cnt);
+    }
+}
+
+/// Targets on own set `i`: the set's ports in turn from where the last
+/// counted target left them (only counted targets move the turn).
+fn in_turn<'a>(
+    sets: &mut PortSets,
+    i: usize,
+    ts: impl Iterator<Item = &'a Target>,
+    counts: bool,
+    cnt: &mut [u32; 256],
+    row: &mut [u8],
+) {
+    let ports = &sets.ports[sets.first[i] as usize..sets.first[i + 1] as usize];
+    let mut next = sets.next[i] as usize;
+    for t in ts {
+        take(row, t, ports[next], counts, cnt);
+        if counts {
+            // a compare, not `%`: a division per target is measurable here
+            next += 1;
+            if next == ports.len() {
+                next = 0;
+            }
+        }
+    }
+    sets.next[i] = next as u32;
 }
 
 #[cfg(test)]
