@@ -155,3 +155,34 @@ fn one_walk(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Option<Found
     }
     Some((load, pending, edges))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::route::layers::pending::tests::pending_of_minhop;
+
+    /// The one walk per LID against the general pass (two walks per
+    /// source, kept as the oracle): same agreeing load, same disagreeing
+    /// paths in the same order, same set of dependencies, on a min-hop
+    /// routing whose paths toward the spines' and cores' CAs go down then up.
+    #[test]
+    fn one_walk_finds_what_the_general_pass_finds() {
+        let (f, lids, lfts) = pending_of_minhop();
+        let walk = PathWalk::new(&f, &lids, &lfts);
+        let all: Vec<Lid> = walk.destinations().collect();
+        let order = walk.first_order();
+        let blocks = walk.destination_blocks_of(&all);
+        let (load, pending, mut edges) = one_walk(&walk, order, &blocks).expect("no long path");
+        let (want_load, want_pending, mut want_edges) = general(&walk, order, &blocks);
+        assert!(
+            !pending.is_empty() && load > 0,
+            "the fixture has both kinds"
+        );
+        assert_eq!((load, &pending), (want_load, &want_pending));
+        for e in [&mut edges, &mut want_edges] {
+            e.sort_unstable();
+            e.dedup();
+        }
+        assert_eq!(edges, want_edges);
+    }
+}
