@@ -127,14 +127,7 @@ fn a_version_1_state_is_ignored() {
     v1["lfts_digest"] = hex(&h.finalize()).into();
     let packed = zstd::encode_all(&serde_json::to_vec(&v1).unwrap()[..], 3).unwrap();
     std::fs::write(dir.join("prev/routec-state.json.zst"), packed).unwrap();
-    let o = assert_cmd::Command::cargo_bin("routec")
-        .unwrap()
-        .args(["compile", "t.topo", "--engine", "dmodc", "-o", "next"])
-        .args(["--previous", "prev"])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
+    let (o, err) = compile_previous(dir, "next", "prev");
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(
         err.contains("note[R020]") && err.contains("state version 1"),
@@ -147,13 +140,20 @@ fn a_version_1_state_is_ignored() {
         "routed from scratch: the same tables"
     );
     // the state written now is version 2 and is reused
+    let (_, err) = compile_previous(dir, "again", "next");
+    assert!(err.contains("note[R021]"), "{err}");
+}
+
+/// `compile t.topo --engine dmodc -o OUT --previous PREV` in `dir`: the
+/// output and its stderr.
+fn compile_previous(dir: &Path, out: &str, prev: &str) -> (std::process::Output, String) {
     let o = assert_cmd::Command::cargo_bin("routec")
         .unwrap()
-        .args(["compile", "t.topo", "--engine", "dmodc", "-o", "again"])
-        .args(["--previous", "next"])
+        .args(["compile", "t.topo", "--engine", "dmodc", "-o", out])
+        .args(["--previous", prev])
         .current_dir(dir)
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("note[R021]"), "{err}");
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    (o, err)
 }
