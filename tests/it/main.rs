@@ -41,6 +41,7 @@ mod opensm_identity;
 mod opensm_live;
 mod opensm_vl;
 mod outputs;
+mod overlap;
 mod parse_ibnetdiscover;
 mod pgft;
 mod pinned;

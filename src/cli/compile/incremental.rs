@@ -74,10 +74,15 @@ pub(super) fn state_options(args: &CompileArgs, job: &Job) -> StateOptions {
 
 /// The state this run leaves for the next one, but for its tables digest,
 /// which the writer hashes while it packs the rest (`emit::state::pack_state`).
-pub(super) fn state_of(args: &CompileArgs, job: &Job, run: &super::Run) -> State {
-    let (fabric, routing) = (&run.fabric, &run.routing);
+pub(super) fn state_of(
+    args: &CompileArgs,
+    job: &Job,
+    fabric: &Fabric,
+    routing: &Routing,
+    verified_clean: bool,
+) -> State {
     let mut st = State::of_fabric(fabric);
-    st.verified_clean = run.verdict.counts.is_empty();
+    st.verified_clean = verified_clean;
     st.up_down_ranks = routing.promise.up_down_ranks.clone();
     st.engine = args.engine.clone();
     st.options = state_options(args, job);

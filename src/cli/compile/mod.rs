@@ -4,6 +4,7 @@
 mod incremental;
 mod job;
 mod lid_prep;
+mod overlap;
 mod previous;
 mod stages;
 mod write;
@@ -20,12 +21,12 @@ use crate::error::{Error, Result};
 use crate::model::lids;
 use crate::model::{Fabric, LidMap, Routing};
 use crate::route::{self, RouteOptions};
+use crate::verify::Verdict;
 use crate::verify::mcast::McastCheck;
-use crate::verify::{Verdict, VerifyOptions};
 use job::{Emit, Job, RootsSource};
 pub use lid_prep::prepare_lids;
 pub(in crate::cli) use lid_prep::relid_for_lmc;
-use stages::{layer, report_roots, usable_vls, verify_routing};
+use stages::{layer, report_roots, usable_vls};
 
 /// `--dmodc-variant` values ([`route::dmodc::spread::Variant`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -198,18 +199,27 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
         None => None,
     };
     phases.begin("verify");
-    let mut verdict = verify_routing(&fabric, &lids, &mut routing, vls, args.max_hops, g);
-    let mcast = mcast.map(|m| {
-        let check = mcast::verify(&fabric, &m);
-        let cap = VerifyOptions::default().max_findings_per_code;
-        verdict.absorb(check.findings.iter().cloned(), cap);
-        if !g.quiet {
-            check.findings.iter().for_each(|f| eprint!("{f}"));
-        }
-        (m, check)
-    });
+    let checked = overlap::verify_and_stage(
+        &args,
+        &job,
+        &fabric,
+        &lids,
+        &mut routing,
+        mcast,
+        vls,
+        &mut phases,
+        g,
+    );
+    let overlap::Checked {
+        verdict,
+        mcast,
+        early,
+    } = checked;
     let valid = verdict.is_clean();
     if !valid && !args.allow_invalid {
+        if let Ok(early) = early {
+            early.abandon();
+        }
         if !g.quiet {
             eprintln!(
                 "error: verification failed; nothing written (--allow-invalid writes anyway)"
@@ -217,6 +227,7 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
         }
         return Ok(Outcome::Findings);
     }
+    let early = early?;
     let run = Run {
         inputs: input_files(&args, &job, &inputs),
         fabric,
@@ -226,7 +237,7 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
         mcast,
         incremental,
     };
-    let outcome = write::write_outputs(&args, &job, &run, g, phases)?;
+    let outcome = write::write_outputs(&args, &job, &run, early, g, phases)?;
     // The process ends once the outcome is reported: the tables (88 MB on
     // the 27,648-host RLFT) and the fabric go back to the kernel with the
     // address space at exit, not freed first (issue 17: the munmap of the

@@ -2,7 +2,7 @@
 //! tables (`verify`), and saying which roots were used.
 
 use crate::cli::common::Global;
-use crate::model::{Fabric, LidMap, Routing};
+use crate::model::{Fabric, Lfts, LidMap, Routing};
 use crate::route;
 use crate::verify::{Verdict, VerifyOptions, verify_tables};
 
@@ -43,18 +43,11 @@ pub(super) fn usable_vls(fabric: &Fabric, vls: u8) -> u8 {
 pub(super) fn verify_routing(
     fabric: &Fabric,
     lids: &LidMap,
-    routing: &mut Routing,
-    vls: u8,
-    hop_limit: u32,
+    lfts: &Lfts,
+    opts: &VerifyOptions,
     g: &Global,
 ) -> Verdict {
-    let opts = VerifyOptions {
-        operational_vls: vls,
-        hop_limit,
-        ..VerifyOptions::lent_by(routing)
-    };
-    let verdict = verify_tables(fabric, lids, &routing.lfts, &opts);
-    opts.give_back(routing);
+    let verdict = verify_tables(fabric, lids, lfts, opts);
     if g.quiet || verdict.counts.is_empty() {
         return verdict;
     }

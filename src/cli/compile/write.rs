@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use super::job::{Emit, Job};
+use super::overlap::{Early, Tables};
 use super::{CompileArgs, Run};
 use crate::cli::common::Global;
 use crate::cli::phases::Phases;
@@ -16,47 +17,42 @@ use crate::emit::{fdbs, image, report, vl};
 use crate::error::{Error, Result};
 use crate::model::OutFile;
 
-/// Renders every output `--emit` names, then (unless `--check`) commits
-/// them together: nothing is replaced before everything has rendered.
+/// Stages what needs the verdict (multicast, the state when verification
+/// found something, the report) beside the early outputs, then (unless
+/// `--check`) commits them together: nothing is replaced before
+/// everything has rendered.
 pub(super) fn write_outputs(
     args: &CompileArgs,
     job: &Job,
     run: &Run,
+    early: Early,
     g: &Global,
-    mut phases: Phases,
+    phases: Phases,
 ) -> Result<Outcome> {
-    phases.begin("emit");
-    if !args.check {
-        std::fs::create_dir_all(&args.outdir).map_err(|e| Error::io(&args.outdir, e))?;
+    let Early {
+        mut set,
+        fingerprint,
+        state,
+        rows,
+        ..
+    } = early;
+    if let Some((m, check)) = &run.mcast {
+        mcast::stage(&mut set, &run.fabric, m, check)?;
     }
-    let mut set = OutputSet::new(&args.outdir, args.check);
-    // Hashing the topology is needed only by the image and the report.
-    let fingerprint =
-        std::cell::LazyCell::new(|| crate::model::image::fabric_fingerprint(&run.fabric));
-    // What `compile --previous` reads next time, beside the image: packed
-    // on a second thread while the image and dumps are written (it is a
-    // fabric-sized JSON through zstd: 70 ms on the 27,648-host RLFT).
-    // The state's tables digest is made of the image's row digests: the
-    // image hands them over the channel as soon as it has hashed its rows.
-    let state = std::thread::scope(|sc| -> Result<_> {
-        let (rows_tx, rows_rx) = std::sync::mpsc::sync_channel(1);
-        let packing = job
-            .wants(Emit::Image)
-            .then(|| sc.spawn(|| packed_state(args, job, run, rows_rx)));
-        if job.wants(Emit::Image) {
-            stage_image(&mut set, args, job, run, &fingerprint, rows_tx)?;
+    // packed as if verification found nothing: again when it did not
+    let state = match state {
+        Some(_) if !run.verdict.counts.is_empty() => {
+            let t = Tables {
+                fabric: &run.fabric,
+                lids: &run.lids,
+                routing: &run.routing,
+                plan: run.routing.vl_plan.as_ref(),
+                has_mcast: run.mcast.is_some(),
+            };
+            Some(packed_state(args, job, &t, false, || rows))
         }
-        if job.wants(Emit::Opensm) {
-            stage_opensm(&mut set, run)?;
-        }
-        if job.wants(Emit::Fdbs) {
-            stage_ibdmchk(&mut set, run)?;
-        }
-        if let Some((m, check)) = &run.mcast {
-            mcast::stage(&mut set, &run.fabric, m, check)?;
-        }
-        Ok(packing.map(|h| h.join().expect("state packing does not panic")))
-    })?;
+        s => s,
+    };
     if let Some(bytes) = state {
         let bytes = bytes.map_err(|e| Error::io(&args.outdir, e))?;
         set.stage(OutFile::State.name(), |w| w.write_all(&bytes))?;
@@ -100,20 +96,22 @@ pub(super) fn write_outputs(
 }
 
 /// The state file's bytes (`formats/state.md`), its tables digest made of
-/// the rows' digests the image writer sends on `rows` (switch order). When
-/// the image fails before hashing, the digest is left empty: the run fails
-/// with the image's error and writes nothing.
-fn packed_state(
+/// the rows' digests `rows` waits for (switch order: the image writer's).
+/// When the image fails before hashing, the digest is left empty: the run
+/// fails with the image's error and writes nothing.
+pub(super) fn packed_state(
     args: &CompileArgs,
     job: &Job,
-    run: &Run,
-    rows: std::sync::mpsc::Receiver<Vec<[u8; 32]>>,
+    t: &Tables,
+    verified_clean: bool,
+    rows: impl FnOnce() -> Option<Vec<[u8; 32]>> + Send,
 ) -> std::io::Result<Vec<u8>> {
     use crate::model::state::{lfts_digest_of_rows, switch_guids};
-    let st = super::incremental::state_of(args, job, run);
+    let st = super::incremental::state_of(args, job, t.fabric, t.routing, verified_clean);
+    let fabric = t.fabric;
     crate::emit::state::pack_state(st, move || {
-        rows.recv()
-            .map(|d| lfts_digest_of_rows(switch_guids(&run.fabric).zip(d)))
+        rows()
+            .map(|d| lfts_digest_of_rows(switch_guids(fabric).zip(d)))
             .unwrap_or_default()
     })
 }
@@ -134,13 +132,13 @@ fn check_outcome(set: &OutputSet, g: &Global) -> Outcome {
 
 /// OpenSM's dumps: `opensm-lfts.dump`, and `opensm-sl2vl.dump` when the
 /// routing has a VL plan.
-fn stage_opensm(set: &mut OutputSet, run: &Run) -> Result<()> {
+pub(super) fn stage_opensm(set: &mut OutputSet, t: &Tables) -> Result<()> {
     set.stage(OutFile::OpensmLfts.name(), |w| {
-        crate::emit::opensm::write_lfts_dump(&run.fabric, &run.lids, &run.routing.lfts, w)
+        crate::emit::opensm::write_lfts_dump(t.fabric, t.lids, &t.routing.lfts, w)
     })?;
-    if let Some(plan) = &run.routing.vl_plan {
+    if let Some(plan) = t.plan {
         set.stage(OutFile::Sl2VlDump.name(), |w| {
-            vl::write_sl2vl_dump(&run.fabric, plan, w)
+            vl::write_sl2vl_dump(t.fabric, plan, w)
         })?;
     }
     Ok(())
@@ -150,14 +148,14 @@ fn stage_opensm(set: &mut OutputSet, run: &Run) -> Result<()> {
 /// [-c ibdmchk.psl -d ibdmchk.sl2vl]` reads: ibdmchk 1.5.7 refuses to run
 /// without an MFT file, so an empty `opensm.mcfdbs` goes along when no
 /// multicast run writes one; the VL files only with a VL plan.
-fn stage_ibdmchk(set: &mut OutputSet, run: &Run) -> Result<()> {
-    let (f, lids, lfts) = (&run.fabric, &run.lids, &run.routing.lfts);
+pub(super) fn stage_ibdmchk(set: &mut OutputSet, t: &Tables) -> Result<()> {
+    let (f, lids, lfts) = (t.fabric, t.lids, &t.routing.lfts);
     set.stage(OutFile::Fdbs.name(), |w| fdbs::write_fdbs(f, lids, lfts, w))?;
     set.stage(OutFile::SubnetLst.name(), |w| fdbs::write_subnet_lst(f, w))?;
-    if run.mcast.is_none() {
+    if !t.has_mcast {
         set.stage(OutFile::Mcfdbs.name(), |_| Ok(()))?;
     }
-    if let Some(plan) = &run.routing.vl_plan {
+    if let Some(plan) = t.plan {
         set.stage(OutFile::IbdmchkPsl.name(), |w| {
             vl::write_ibdmchk_psl(f, lids, plan, w)
         })?;
@@ -169,30 +167,23 @@ fn stage_ibdmchk(set: &mut OutputSet, run: &Run) -> Result<()> {
 }
 
 /// The route image, plain or zstd-compressed (the other form is removed).
-fn stage_image(
+pub(super) fn stage_image(
     set: &mut OutputSet,
     args: &CompileArgs,
     job: &Job,
-    run: &Run,
+    t: &Tables,
     fingerprint: &[u8; 32],
-    rows_hashed: std::sync::mpsc::SyncSender<Vec<[u8; 32]>>,
+    send: &mut dyn FnMut(&[[u8; 32]]),
 ) -> Result<()> {
     let meta = image_meta(args, job);
-    let sw = image::switches_of(&run.fabric, &run.routing.lfts);
-    let lg = crate::model::table_set::lid_port_guids(&run.fabric, &run.lids);
-    let vl = run
-        .routing
-        .vl_plan
-        .as_ref()
-        .map(|p| ImageVl::of(&run.fabric, p));
+    let sw = image::switches_of(t.fabric, &t.routing.lfts);
+    let lg = crate::model::table_set::lid_port_guids(t.fabric, t.lids);
+    let vl = t.plan.map(|p| ImageVl::of(t.fabric, p));
     let (file, stale) = if args.compress {
         (OutFile::ImageZst, OutFile::Image)
     } else {
         (OutFile::Image, OutFile::ImageZst)
     };
-    // the receiver is gone only when the state packing failed, which
-    // reports its own error
-    let mut send = |d: &[[u8; 32]]| drop(rows_hashed.send(d.to_vec()));
     set.stage(file.name(), |w| {
         let parts = image::ImageParts {
             meta: &meta,
@@ -202,9 +193,9 @@ fn stage_image(
             vl: vl.as_ref(),
         };
         if args.compress {
-            image::write_image_zstd_with(w, &parts, &mut send)
+            image::write_image_zstd_with(w, &parts, send)
         } else {
-            image::write_image_with(w, &parts, &mut send)
+            image::write_image_with(w, &parts, send)
         }
     })?;
     set.remove_stale(stale.name());
