@@ -90,11 +90,15 @@ fn read_topology_bytes(path: &Path) -> Result<crate::io::Bytes> {
 
 /// The bytes as text, borrowed when they are UTF-8 without a CR (nearly
 /// every topology); otherwise [`crate::io::text_of`]'s owned repair, so
-/// offsets, lines and columns are those of `read_text`.
+/// offsets, lines and columns are those of `read_text`. The CR search
+/// runs in 1 MB pieces in parallel (issue 17: one serial `memchr` over the
+/// 12.8 MB of the 27,648-host RLFT took 1-2 ms before parsing began).
 fn topology_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    if !bytes.contains(&b'\r')
-        && let Ok(text) = std::str::from_utf8(bytes)
-    {
+    use rayon::prelude::*;
+    let has_cr = bytes
+        .par_chunks(1 << 20)
+        .any(|piece| piece.contains(&b'\r'));
+    if !has_cr && let Ok(text) = std::str::from_utf8(bytes) {
         return std::borrow::Cow::Borrowed(text);
     }
     std::borrow::Cow::Owned(crate::io::text_of(bytes.to_vec()))

@@ -103,3 +103,75 @@ fn rebuild_drops_node_and_its_cables() {
     assert_eq!(g.links().count(), 0);
     assert_eq!(g.node_by_guid(Guid(2)), Some(NodeIdx(0)));
 }
+
+/// A node as `add_node` makes it from a spec.
+fn plain_node(kind: NodeKind, guid: u64, num_ports: u8, desc: &str) -> Node {
+    Node {
+        kind,
+        guid: Guid(guid),
+        sysimg_guid: None,
+        vendor_id: None,
+        device_id: None,
+        num_ports,
+        desc: desc.to_string(),
+        source_id: None,
+        enhanced_port0: None,
+        op_vls: None,
+        service: false,
+    }
+}
+
+/// `add_nodes` gives the fabric `add_node` one by one gives: the same
+/// nodes, ports (unconnected, port 0 included) and GUID lookups, also
+/// after nodes added one by one; a repeated GUID is answered at its
+/// position with the nodes before it kept.
+#[test]
+fn add_nodes_agrees_with_add_node_one_by_one() {
+    let specs = [
+        (NodeKind::Switch, 7, 3, "s"),
+        (NodeKind::Ca, 9, 2, "h1"),
+        (NodeKind::Router, 4, 1, "r"),
+        (NodeKind::Ca, 12, 1, "h2"),
+    ];
+    let mut one = FabricBuilder::new();
+    let mut bulk = FabricBuilder::new();
+    one.add_node(NodeSpec::new(NodeKind::Switch, Guid(1), 2, "first"))
+        .unwrap();
+    bulk.add_node(NodeSpec::new(NodeKind::Switch, Guid(1), 2, "first"))
+        .unwrap();
+    for &(k, g, p, d) in &specs {
+        one.add_node(NodeSpec::new(k, Guid(g), p, d)).unwrap();
+    }
+    let nodes = specs.iter().map(|&(k, g, p, d)| plain_node(k, g, p, d));
+    assert_eq!(bulk.add_nodes(nodes.collect()), Ok(()));
+    assert_eq!(bulk.num_nodes(), 5);
+    // 1 + 2 + (3 + 1) + (2 + 1) + (1 + 1) + (1 + 1) ports, port 0 included
+    assert_eq!(bulk.ports.len(), 3 + 4 + 3 + 2 + 2);
+    for i in 0..5u32 {
+        assert_eq!(bulk.node(NodeIdx(i)), one.node(NodeIdx(i)));
+        assert_eq!(bulk.port_range(NodeIdx(i)), one.port_range(NodeIdx(i)));
+    }
+    assert_eq!(bulk.node_by_guid(Guid(4)), Some(NodeIdx(3)));
+    assert_eq!(bulk.port(NodeIdx(1), 3), Some(&Port::default()));
+    assert_eq!(bulk.port(NodeIdx(1), 4), None);
+    // GUID 9 again, third in the list: two nodes added, then the error
+    let again = [(NodeKind::Ca, 20, 1, "a"), (NodeKind::Ca, 21, 1, "b")]
+        .iter()
+        .chain(&[(NodeKind::Ca, 9, 1, "dup"), (NodeKind::Ca, 22, 1, "c")])
+        .map(|&(k, g, p, d)| plain_node(k, g, p, d))
+        .collect();
+    assert_eq!(
+        bulk.add_nodes(again),
+        Err((
+            2,
+            BuildError::DuplicateGuid {
+                guid: Guid(9),
+                first: NodeIdx(2)
+            }
+        ))
+    );
+    assert_eq!(bulk.num_nodes(), 7);
+    assert_eq!(bulk.node_by_guid(Guid(21)), Some(NodeIdx(6)));
+    assert_eq!(bulk.node_by_guid(Guid(22)), None);
+    assert_eq!(bulk.build().ports(NodeIdx(6)).len(), 2);
+}

@@ -108,6 +108,41 @@ const EXPECTED_LINE: &str = "a node header (`Switch`, `Ca`, `Rt`), a port line `
 mod tests {
     use super::*;
 
+    /// (line, found) of the error parsing `text` as ibsim.
+    fn ibsim_error(text: &str) -> (usize, String) {
+        match parse("t", text, TopoFormat::Ibsim, false) {
+            Err(crate::Error::Parse(e)) => (e.line, e.found.clone()),
+            other => panic!("{:?}", other.map(|l| l.fabric.num_nodes())),
+        }
+    }
+
+    /// Nodes are added at once (issue 17), yet the first bad record in
+    /// file order is the one reported, whether it repeats a GUID or has
+    /// GUID 0 (the ibsim base set to 0).
+    #[test]
+    fn first_bad_node_in_file_order() {
+        let dup_then_zero = "switchguid=0x10\nSwitch 2 \"a\"\n[1] \"b\"[1]\n\n\
+                             switchguid=0x10\nSwitch 2 \"b\"\n\n\
+                             switchguid=0\nSwitch 2 \"c\"\n";
+        let (line, found) = ibsim_error(dup_then_zero);
+        assert_eq!(line, 6, "{found}");
+        assert!(
+            found.contains("duplicate node GUID 0x0000000000000010"),
+            "{found}"
+        );
+        assert!(found.contains("first used at line 2"), "{found}");
+        let zero_then_dup = "switchguid=0x10\nSwitch 2 \"a\"\n[1] \"b\"[1]\n\n\
+                             switchguid=0\nSwitch 2 \"b\"\n\n\
+                             switchguid=0x10\nSwitch 2 \"c\"\n";
+        assert_eq!(
+            ibsim_error(zero_then_dup),
+            (6, "node GUID 0x0000000000000000".to_string())
+        );
+        // a second GUID 0 is no duplicate of the first: GUID 0 is reported
+        let two_zeros = "switchguid=0\nSwitch 2 \"a\"\n\nswitchguid=0\nSwitch 2 \"b\"\n";
+        assert_eq!(ibsim_error(two_zeros).0, 2);
+    }
+
     fn load(text: &str, format: TopoFormat) -> Result<Loaded> {
         parse("t", text, format, false)
     }
