@@ -23,6 +23,13 @@
 //! per-(switch, out port) word (one word write per switch instead of one
 //! bitset insert per turn), and fates are one byte per switch, reset with
 //! a `fill` rather than a list of touched switches.
+//!
+//! A switch's next hop toward the destination is its entry of the loaded
+//! block's column, read again where needed rather than copied into a
+//! per-switch array at every step; the walk itself runs on slices split
+//! from the scratch (`fast/walker.rs`). The turn masks are counted for the
+//! CDG census as they are when the ranks prove the graph acyclic
+//! (`cdg_masks.rs`), and moved into turn sets only when it is built.
 
 use super::super::topo::{Link, Topo};
 use super::super::updown;

@@ -123,7 +123,7 @@ impl Acc {
     }
 
     /// The turns of the (clean) in-tree toward `lid` (their in ports
-    /// gathered by [`FastScratch::walk`]) on VL `vl` (`None`: left to
+    /// gathered by `Walker::walk`) on VL `vl` (`None`: left to
     /// [`Acc::fast_sl_turns`]), and its up/down violations.
     #[inline(never)]
     fn fast_turns(&mut self, cx: &WalkCtx, lid: Lid, vl: Option<u8>) {

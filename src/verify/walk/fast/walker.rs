@@ -49,7 +49,7 @@ impl FastScratch {
 }
 
 impl Walker<'_> {
-    /// The number of switches touched, for [`FastScratch::ntouched`].
+    /// The number of switches touched, for the scratch's `ntouched`.
     pub(super) fn done(self) -> usize {
         self.ntouched
     }
