@@ -64,6 +64,11 @@ impl TurnSets {
         }
     }
 
+    /// The sets as they are, in no particular order.
+    pub fn sets(&self) -> &[((u8, u8), FixedBitSet)] {
+        &self.sets
+    }
+
     /// The sets in (VL in, VL out) order, for a deterministic graph.
     pub fn sorted(mut self) -> Vec<((u8, u8), FixedBitSet)> {
         self.sets.sort_by_key(|(k, _)| *k);

@@ -21,6 +21,7 @@
 mod cdg;
 #[cfg(test)]
 mod cdg_census_tests;
+mod cdg_masks;
 pub mod congestion;
 pub mod finding;
 pub mod mcast;
@@ -61,32 +62,40 @@ struct CdgFigures {
 }
 
 /// The graph's figures and cycles. When the up/down check passed (ranks
-/// given, no violation) and the ranks orient every link one way,
-/// `updown::orients_every_link` proves the graph acyclic, so only its size
-/// is counted (`cdg::census`); otherwise it is built and searched. The
-/// figures are the same either way (`walk_fast_tests`).
+/// given, no violation) and the ranks orient every link one way
+/// (`proven`), `updown::orients_every_link` proves the graph acyclic, so
+/// only its size is counted: from the fast path's turn masks with the
+/// exact pass's turns added (`cdg_masks`), or from the turn sets
+/// (`cdg::census`); otherwise it is built and searched. The figures are
+/// the same either way (`walk_fast_tests`, `cdg_census_tests`).
 fn cdg_figures(
     topo: &topo::Topo,
-    turns: &[((u8, u8), fixedbitset::FixedBitSet)],
-    opts: &VerifyOptions,
-    guids: &[u64],
-    no_violation: bool,
+    cx: &walk::WalkCtx,
+    acc: &mut walk::Acc,
+    fast: bool,
+    proven: bool,
 ) -> CdgFigures {
-    let proven = no_violation
-        && opts
-            .up_down_ranks
-            .as_deref()
-            .is_some_and(|r| updown::orients_every_link(topo, r, guids));
-    if proven {
-        let (channels, edges, vls) = cdg::census(topo, turns);
-        return CdgFigures {
-            channels,
-            edges,
-            vls,
-            cycles: Vec::new(),
-        };
+    let counted = |(channels, edges, vls)| CdgFigures {
+        channels,
+        edges,
+        vls,
+        cycles: Vec::new(),
+    };
+    if proven && fast {
+        let mut masks = acc.take_turn_masks();
+        if cdg_masks::add_turn_sets(topo, acc.turns.sets(), &mut masks) {
+            return counted(cdg_masks::census_masks(topo, &masks));
+        }
+        acc.put_turn_masks(masks);
     }
-    let graph = cdg::Cdg::build(topo, turns);
+    if fast {
+        acc.flush_fast(cx);
+    }
+    let turns = std::mem::replace(&mut acc.turns, cdg::TurnSets::new(0)).sorted();
+    if proven {
+        return counted(cdg::census(topo, &turns));
+    }
+    let graph = cdg::Cdg::build(topo, &turns);
     let (_, cycles) = graph.cycles();
     CdgFigures {
         channels: graph.nodes.len(),
@@ -189,17 +198,13 @@ fn verify_with(
             },
         )
         .reduce(|| walk::Acc::new(&cx), walk::Acc::merge);
-    if fast.is_some() {
-        acc.flush_fast(&cx);
-    }
-    let turns = std::mem::replace(&mut acc.turns, cdg::TurnSets::new(0)).sorted();
-    let cdg = cdg_figures(
-        &topo,
-        &turns,
-        opts,
-        &guids,
-        shortcuts && acc.updown.is_empty(),
-    );
+    let proven = shortcuts
+        && acc.updown.is_empty()
+        && opts
+            .up_down_ranks
+            .as_deref()
+            .is_some_and(|r| updown::orients_every_link(&topo, r, &guids));
+    let cdg = cdg_figures(&topo, &cx, &mut acc, fast.is_some(), proven);
     let stats = Stats {
         switches: fabric.num_switches(),
         ca_lids: topo.target.iter().flatten().filter(|t| t.is_end).count(),

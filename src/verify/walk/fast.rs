@@ -23,6 +23,13 @@
 //! per-(switch, out port) word (one word write per switch instead of one
 //! bitset insert per turn), and fates are one byte per switch, reset with
 //! a `fill` rather than a list of touched switches.
+//!
+//! A switch's next hop toward the destination is its entry of the loaded
+//! block's column, read again where needed rather than copied into a
+//! per-switch array at every step; the walk itself runs on slices split
+//! from the scratch (`fast/walker.rs`). The turn masks are counted for the
+//! CDG census as they are when the ranks prove the graph acyclic
+//! (`cdg_masks.rs`), and moved into turn sets only when it is built.
 
 use super::super::topo::{Link, Topo};
 use super::super::updown;
@@ -31,6 +38,7 @@ use crate::model::{LFT_BLOCK, Lid};
 
 mod dest;
 mod entries;
+mod walker;
 
 /// `hop` entry of a port that does not lead to another switch.
 const NONE: u32 = u32::MAX;
@@ -164,9 +172,6 @@ impl FastTables {
 pub(crate) struct FastScratch {
     /// Per switch: hops to the destination, or `UNKNOWN` / `ON_STACK`.
     depth: Vec<u8>,
-    /// Per switch: its `hop` entry toward the destination (with its out
-    /// port).
-    next: Vec<u32>,
     /// Per switch: in ports the in-tree enters it by, and those of them
     /// entered going down (for up/down).
     inmask: Vec<u64>,
@@ -197,7 +202,6 @@ impl FastScratch {
         let n = topo.num_switches();
         FastScratch {
             depth: vec![UNKNOWN; n],
-            next: vec![NONE; n],
             inmask: vec![0; n],
             downin: vec![0; n],
             stack: Vec::new(),
@@ -236,76 +240,6 @@ impl FastScratch {
 }
 
 impl FastScratch {
-    /// Follows next hops from `src` to a switch of known depth, then gives
-    /// every switch on the way its depth and marks the in port by which it
-    /// enters its next hop (unless that is `t`, which forwards nothing).
-    /// `false` on a loop, a dead end or a route beyond the hop limit.
-    #[inline(always)]
-    fn walk(&mut self, ft: &FastTables, col: &[u32], t: usize, src: usize) -> bool {
-        self.stack.clear();
-        let mut cur = src;
-        let mut d = loop {
-            match self.depth[cur] {
-                UNKNOWN => {}
-                ON_STACK => return false,
-                d => break d,
-            }
-            self.depth[cur] = ON_STACK;
-            let h = col[cur];
-            if h == NONE {
-                return false;
-            }
-            self.stack.push((cur as u32, h));
-            cur = next_of(h);
-        };
-        while let Some((x, h)) = self.stack.pop() {
-            d += 1;
-            if d > ft.hop_limit {
-                return false;
-            }
-            self.depth[x as usize] = d;
-            self.next[x as usize] = h;
-            self.enter(h, t);
-        }
-        true
-    }
-
-    /// Marks the in port by which the hop `h` (a `hop` entry) enters its
-    /// next switch, unless that is the target `t`.
-    #[inline(always)]
-    fn enter(&mut self, h: u32, t: usize) {
-        let to = next_of(h);
-        if to != t {
-            let bit = 1u64 << far_of(h);
-            let was = self.inmask[to];
-            // branch-free: written always, kept when the mask was empty
-            self.touched[self.ntouched] = to as u32;
-            self.ntouched += usize::from(was == 0);
-            self.inmask[to] = was | bit;
-            self.downin[to] |= if h & UP == 0 { bit } else { 0 };
-        }
-    }
-
-    /// [`FastScratch::walk`] for the common source whose next hop already
-    /// has a depth (every leaf of a pod after the first, on a fat tree):
-    /// no stack. The source's depth, or `None` when the walk is needed.
-    #[inline(always)]
-    fn one_step(&mut self, ft: &FastTables, col: &[u32], t: usize, src: usize) -> Option<u8> {
-        let h = col[src];
-        if h == NONE {
-            return None;
-        }
-        // UNKNOWN and ON_STACK are above any hop limit
-        let d = self.depth[next_of(h)];
-        if d >= ft.hop_limit {
-            return None;
-        }
-        self.depth[src] = d + 1;
-        self.next[src] = h;
-        self.enter(h, t);
-        Some(d + 1)
-    }
-
     /// Forgets what was gathered toward a destination the fast path gives
     /// up (sources down to depth `maxd` counted).
     fn forget(&mut self, maxd: Option<u8>) {

@@ -3,8 +3,7 @@
 //! the turns it gathered per VL handed to the accumulator's set.
 
 use super::{
-    Acc, FastScratch, FastTables, LFT_BLOCK, Lid, NONE, UNKNOWN, UP, WalkCtx, far_of, next_of,
-    out_of,
+    Acc, FastScratch, FastTables, LFT_BLOCK, Lid, UNKNOWN, UP, WalkCtx, far_of, next_of, out_of,
 };
 
 impl Acc {
@@ -37,7 +36,6 @@ impl Acc {
         }
         f.depth.fill(UNKNOWN);
         f.depth[t] = 0;
-        f.next[t] = NONE;
         // the deepest source in `hist`, once some source has weight
         let mut maxd: Option<u8> = None;
         // weight of the current run of sources at one depth, added to
@@ -46,6 +44,8 @@ impl Acc {
         let (mut run_d, mut run_w) = (0u8, 0u64);
         // SLs of all sources, and of those that forward (not at `t`)
         let (mut all_sls, mut fwd_sls) = (0u16, 0u16);
+        let (mut w_, hist) = f.walker(ft, col, t);
+        let mut failed = false;
         for &s in sources {
             let w = if tgt.is_end {
                 u64::from(ft.weight[s as usize] - u32::from(s as usize == t))
@@ -55,22 +55,15 @@ impl Acc {
             if w == 0 {
                 continue;
             }
-            let mut d = f.depth[s as usize];
-            if d == UNKNOWN {
-                d = match f.one_step(ft, col, t, s as usize) {
-                    Some(d) => d,
-                    None if f.walk(ft, col, t, s as usize) => f.depth[s as usize],
-                    None => {
-                        f.forget(maxd);
-                        return false;
-                    }
-                };
-            }
+            let Some(d) = w_.depth_of(s as usize) else {
+                failed = true;
+                break;
+            };
             if d == run_d {
                 run_w += w;
             } else {
                 if run_w > 0 {
-                    f.hist[usize::from(run_d)] += run_w;
+                    hist[usize::from(run_d)] += run_w;
                     maxd = maxd.max(Some(run_d));
                 }
                 (run_d, run_w) = (d, w);
@@ -82,6 +75,11 @@ impl Acc {
                     fwd_sls |= x;
                 }
             }
+        }
+        f.ntouched = w_.done();
+        if failed {
+            f.forget(maxd);
+            return false;
         }
         if run_w > 0 {
             f.hist[usize::from(run_d)] += run_w;
@@ -125,10 +123,13 @@ impl Acc {
     }
 
     /// The turns of the (clean) in-tree toward `lid` (their in ports
-    /// gathered by [`FastScratch::walk`]) on VL `vl` (`None`: left to
+    /// gathered by `Walker::walk`) on VL `vl` (`None`: left to
     /// [`Acc::fast_sl_turns`]), and its up/down violations.
     #[inline(never)]
     fn fast_turns(&mut self, cx: &WalkCtx, lid: Lid, vl: Option<u8>) {
+        let n = self.st.len();
+        // each switch's next hop is its entry of the column
+        let next = &self.hblk[lid as usize % LFT_BLOCK * n..][..n];
         let f = &mut self.fast;
         let ranks = cx.ranks.is_some();
         let vi = vl.map(|v| f.turns_on(v));
@@ -138,12 +139,12 @@ impl Acc {
         for k in 0..f.ntouched {
             let s = f.touched[k] as usize;
             let im = std::mem::take(&mut f.inmask[s]);
-            let o = out_of(f.next[s]);
+            let o = out_of(next[s]);
             if let Some(i) = vi {
                 f.turns[i].1[cx.topo.base[s] as usize + usize::from(o)] |= im;
             }
             let mut down = std::mem::take(&mut f.downin[s]);
-            if !ranks || f.next[s] & UP == 0 {
+            if !ranks || next[s] & UP == 0 {
                 continue;
             }
             while down != 0 {
@@ -176,6 +177,7 @@ impl Acc {
             return;
         };
         let n = self.st.len();
+        let next = &self.hblk[lid as usize % LFT_BLOCK * n..][..n];
         let f = &mut self.fast;
         for &s in sources {
             let si = s as usize;
@@ -194,7 +196,7 @@ impl Acc {
                 if cur == t {
                     break;
                 }
-                cur = next_of(f.next[cur]);
+                cur = next_of(next[cur]);
             }
         }
         for m in 0..f.slm.len() {
@@ -202,12 +204,12 @@ impl Acc {
             if sls == 0 || m == t {
                 continue;
             }
-            let h = f.next[m];
+            let h = next[m];
             let to = next_of(h);
             if to == t {
                 continue;
             }
-            let at = cx.topo.base[to] as usize + usize::from(out_of(f.next[to]));
+            let at = cx.topo.base[to] as usize + usize::from(out_of(next[to]));
             let bit = 1u64 << far_of(h);
             let mut vls = 0u16;
             while sls != 0 {
@@ -220,6 +222,16 @@ impl Acc {
                 f.turns[i].1[at] |= bit;
             }
         }
+    }
+
+    /// The fast path's turn masks, taken out (for `cdg_masks`).
+    pub fn take_turn_masks(&mut self) -> Vec<(u8, Vec<u64>)> {
+        std::mem::take(&mut self.fast.turns)
+    }
+
+    /// Puts back masks taken by [`Acc::take_turn_masks`].
+    pub fn put_turn_masks(&mut self, masks: Vec<(u8, Vec<u64>)>) {
+        self.fast.turns = masks;
     }
 
     /// Moves the fast path's turn masks into the turn sets (per VL, on
