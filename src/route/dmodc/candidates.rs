@@ -16,19 +16,15 @@ impl RouteCtx<'_> {
     /// and 0 elsewhere (`saturating_add` never gives 0); t = s never hits.
     pub(super) fn count_candidates(&self, s: usize, sc: &mut Scratch) {
         let r = self.r;
-        let cs = self.costs.row(s);
         let rank_s = r.rank[s];
-        let modes = sc
-            .down_mode
-            .iter_mut()
-            .zip(sc.want_up.iter_mut().zip(sc.want_down.iter_mut()))
-            .zip(cs.iter().zip(&r.rank));
-        for ((dm, (up, down)), (&c, &rt)) in modes {
-            let t_is_down = c != INF && rt <= rank_s && c == rank_s - rt;
-            *dm = t_is_down;
-            *up = if c != INF && !t_is_down { c } else { 0 };
-            *down = if t_is_down { c } else { 0 };
-        }
+        modes(
+            self.costs.row(s),
+            &r.rank,
+            rank_s,
+            &mut sc.down_mode,
+            &mut sc.want_up,
+            &mut sc.want_down,
+        );
         sc.count.fill(0);
         sc.first.fill(0);
         sc.up_groups.clear();
@@ -91,5 +87,32 @@ impl RouteCtx<'_> {
             }
         }
         debug_assert_eq!(sc.cand.len(), cnt as usize);
+    }
+}
+
+/// The mode of every target t from row s (cost `cs[t]`, rank `rank[t]`):
+/// down mode when c[s][t] = rank(s) − rank(t) (a down path), with `want_up`
+/// / `want_down` c[s][t] on the side of the mode and 0 on the other (and
+/// both 0 where c = ∞). Indexed over slices cut to one length, with `&`
+/// on bools, so the loop compiles to byte-wide vector code (issue 17:
+/// the zipped iterator chain it replaces did not).
+fn modes(
+    cs: &[u8],
+    rank: &[u8],
+    rank_s: u8,
+    down_mode: &mut [bool],
+    want_up: &mut [u8],
+    want_down: &mut [u8],
+) {
+    let n = cs.len();
+    let (rank, down_mode) = (&rank[..n], &mut down_mode[..n]);
+    let (want_up, want_down) = (&mut want_up[..n], &mut want_down[..n]);
+    for t in 0..n {
+        let (c, rt) = (cs[t], rank[t]);
+        let finite = c != INF;
+        let down = finite & (rt <= rank_s) & (c == rank_s.wrapping_sub(rt));
+        down_mode[t] = down;
+        want_up[t] = if finite & !down { c } else { 0 };
+        want_down[t] = if down { c } else { 0 };
     }
 }
