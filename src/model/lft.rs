@@ -6,9 +6,6 @@
 /// No route to this LID (OpenSM's `OSM_NO_PATH`).
 pub const NO_ROUTE: u8 = 0xFF;
 
-mod store;
-use store::Store;
-
 /// Entries per LinearForwardingTable block.
 pub const LFT_BLOCK: usize = 64;
 
@@ -18,7 +15,7 @@ pub struct Lfts {
     num_switches: usize,
     top: u16,
     stride: usize,
-    data: Store,
+    data: Vec<u8>,
 }
 
 impl Lfts {
@@ -29,7 +26,7 @@ impl Lfts {
             num_switches,
             top,
             stride,
-            data: Store::filled(num_switches * stride, NO_ROUTE),
+            data: vec![NO_ROUTE; num_switches * stride],
         }
     }
 
@@ -37,16 +34,14 @@ impl Lfts {
     /// that nothing has touched yet: for an engine that fills every row
     /// (padding included, starting from [`NO_ROUTE`]) in parallel, so the
     /// pages fault in on the threads that fill them and the 88 MB of a
-    /// large fabric are written once instead of twice (issue 17); large
-    /// tables sit on transparent huge pages where the kernel gives them
-    /// ([`store`]).
+    /// large fabric are written once instead of twice (issue 17).
     pub fn zeroed(num_switches: usize, top: u16) -> Self {
         let stride = (top as usize / LFT_BLOCK + 1) * LFT_BLOCK;
         Lfts {
             num_switches,
             top,
             stride,
-            data: Store::filled(num_switches * stride, 0),
+            data: vec![0; num_switches * stride],
         }
     }
 
