@@ -116,3 +116,39 @@ fn modes(
         want_down[t] = if down { c } else { 0 };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{INF, modes};
+
+    /// Against the definition of routes.rs' module doc, target by target:
+    /// down mode exactly when c[s][t] = rank(s) − rank(t), the wanted cost
+    /// on the mode's side only, nothing where c = ∞ — over every cost and
+    /// rank around the edge cases.
+    #[test]
+    fn modes_are_the_definition() {
+        let costs: Vec<u8> = [0u8, 1, 2, 3, 4, 5, 254, INF].repeat(6);
+        let ranks: Vec<u8> = (0..costs.len()).map(|t| (t / 8) as u8).collect();
+        for rank_s in 0..7u8 {
+            let n = costs.len();
+            let (mut dm, mut up, mut down) = (vec![true; n], vec![9u8; n], vec![9u8; n]);
+            modes(&costs, &ranks, rank_s, &mut dm, &mut up, &mut down);
+            for t in 0..n {
+                let (c, rt) = (costs[t], ranks[t]);
+                let is_down =
+                    c != INF && rt <= rank_s && u16::from(c) + u16::from(rt) == u16::from(rank_s);
+                assert_eq!(dm[t], is_down, "rank {rank_s}, t {t}");
+                let (want_up, want_down) = match (c == INF, is_down) {
+                    (true, _) => (0, 0),
+                    (false, true) => (0, c),
+                    (false, false) => (c, 0),
+                };
+                assert_eq!(
+                    (up[t], down[t]),
+                    (want_up, want_down),
+                    "rank {rank_s}, t {t}"
+                );
+            }
+        }
+    }
+}

@@ -35,6 +35,7 @@ use super::costs::{Costs, INF};
 use super::dests::Dest;
 use super::groups::{Dir, Group, Ranked};
 use super::routes::{RouteCtx, Scratch};
+use super::union::Union;
 
 /// Which port choice Dmodc uses (`compile --dmodc-variant`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -110,39 +111,6 @@ impl Nominal {
     /// The nominal up neighbours of switch `s`.
     pub fn of(&self, s: usize) -> &[u32] {
         &self.peers[self.start[s] as usize..self.start[s + 1] as usize]
-    }
-}
-
-/// Sorted unions of switch lists: a stamp per switch marks the members
-/// already taken, so only the union itself is sorted (issue 17: sorting
-/// every list's concatenation, up to 48 × 24 entries per switch on the
-/// 27,648-host RLFT, was 4 % of the whole compile).
-struct Union {
-    stamp: Vec<u32>,
-    round: u32,
-}
-
-impl Union {
-    fn new(n: usize) -> Union {
-        Union {
-            stamp: vec![0; n],
-            round: 0,
-        }
-    }
-
-    /// The members of `lists`, ascending, each once.
-    fn of<'a>(&mut self, lists: impl Iterator<Item = &'a [u32]>) -> Vec<u32> {
-        self.round += 1;
-        let mut set = Vec::new();
-        for &x in lists.flatten() {
-            let mark = &mut self.stamp[x as usize];
-            if *mark != self.round {
-                *mark = self.round;
-                set.push(x);
-            }
-        }
-        set.sort_unstable();
-        set
     }
 }
 
