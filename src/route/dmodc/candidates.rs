@@ -96,6 +96,7 @@ impl RouteCtx<'_> {
 /// both 0 where c = ∞). Indexed over slices cut to one length, with `&`
 /// on bools, so the loop compiles to byte-wide vector code (issue 17:
 /// the zipped iterator chain it replaces did not).
+#[allow(clippy::needless_range_loop)] // indexing is the point: see above
 fn modes(
     cs: &[u8],
     rank: &[u8],
