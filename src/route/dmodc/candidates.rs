@@ -16,19 +16,15 @@ impl RouteCtx<'_> {
     /// and 0 elsewhere (`saturating_add` never gives 0); t = s never hits.
     pub(super) fn count_candidates(&self, s: usize, sc: &mut Scratch) {
         let r = self.r;
-        let cs = self.costs.row(s);
         let rank_s = r.rank[s];
-        let modes = sc
-            .down_mode
-            .iter_mut()
-            .zip(sc.want_up.iter_mut().zip(sc.want_down.iter_mut()))
-            .zip(cs.iter().zip(&r.rank));
-        for ((dm, (up, down)), (&c, &rt)) in modes {
-            let t_is_down = c != INF && rt <= rank_s && c == rank_s - rt;
-            *dm = t_is_down;
-            *up = if c != INF && !t_is_down { c } else { 0 };
-            *down = if t_is_down { c } else { 0 };
-        }
+        modes(
+            self.costs.row(s),
+            &r.rank,
+            rank_s,
+            &mut sc.down_mode,
+            &mut sc.want_up,
+            &mut sc.want_down,
+        );
         sc.count.fill(0);
         sc.first.fill(0);
         sc.up_groups.clear();
@@ -91,5 +87,69 @@ impl RouteCtx<'_> {
             }
         }
         debug_assert_eq!(sc.cand.len(), cnt as usize);
+    }
+}
+
+/// The mode of every target t from row s (cost `cs[t]`, rank `rank[t]`):
+/// down mode when c[s][t] = rank(s) − rank(t) (a down path), with `want_up`
+/// / `want_down` c[s][t] on the side of the mode and 0 on the other (and
+/// both 0 where c = ∞). Indexed over slices cut to one length, with `&`
+/// on bools, so the loop compiles to byte-wide vector code (issue 17:
+/// the zipped iterator chain it replaces did not).
+#[allow(clippy::needless_range_loop)] // indexing is the point: see above
+fn modes(
+    cs: &[u8],
+    rank: &[u8],
+    rank_s: u8,
+    down_mode: &mut [bool],
+    want_up: &mut [u8],
+    want_down: &mut [u8],
+) {
+    let n = cs.len();
+    let (rank, down_mode) = (&rank[..n], &mut down_mode[..n]);
+    let (want_up, want_down) = (&mut want_up[..n], &mut want_down[..n]);
+    for t in 0..n {
+        let (c, rt) = (cs[t], rank[t]);
+        let finite = c != INF;
+        let down = finite & (rt <= rank_s) & (c == rank_s.wrapping_sub(rt));
+        down_mode[t] = down;
+        want_up[t] = if finite & !down { c } else { 0 };
+        want_down[t] = if down { c } else { 0 };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{INF, modes};
+
+    /// Against the definition of routes.rs' module doc, target by target:
+    /// down mode exactly when c[s][t] = rank(s) − rank(t), the wanted cost
+    /// on the mode's side only, nothing where c = ∞ — over every cost and
+    /// rank around the edge cases.
+    #[test]
+    fn modes_are_the_definition() {
+        let costs: Vec<u8> = [0u8, 1, 2, 3, 4, 5, 254, INF].repeat(6);
+        let ranks: Vec<u8> = (0..costs.len()).map(|t| (t / 8) as u8).collect();
+        for rank_s in 0..7u8 {
+            let n = costs.len();
+            let (mut dm, mut up, mut down) = (vec![true; n], vec![9u8; n], vec![9u8; n]);
+            modes(&costs, &ranks, rank_s, &mut dm, &mut up, &mut down);
+            for t in 0..n {
+                let (c, rt) = (costs[t], ranks[t]);
+                let is_down =
+                    c != INF && rt <= rank_s && u16::from(c) + u16::from(rt) == u16::from(rank_s);
+                assert_eq!(dm[t], is_down, "rank {rank_s}, t {t}");
+                let (want_up, want_down) = match (c == INF, is_down) {
+                    (true, _) => (0, 0),
+                    (false, true) => (0, c),
+                    (false, false) => (c, 0),
+                };
+                assert_eq!(
+                    (up[t], down[t]),
+                    (want_up, want_down),
+                    "rank {rank_s}, t {t}"
+                );
+            }
+        }
     }
 }

@@ -22,6 +22,7 @@ pub mod runs;
 mod scratch;
 pub mod spread;
 mod spread_runs;
+mod union;
 
 use rayon::prelude::*;
 

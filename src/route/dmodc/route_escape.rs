@@ -4,7 +4,6 @@
 //! all groups, all up groups, all down groups) need no per-target walk of
 //! the groups; split from [`super::routes`], whose rows use them.
 
-use super::costs::INF;
 use super::dests::Dest;
 use super::escape;
 use super::hits::count_hits;
@@ -41,12 +40,13 @@ impl RouteCtx<'_> {
         }
         // The wanted e[n] + 1 per column: e[s] when 0 < e[s] < ∞, else 0
         // (never hit, as in `count_candidates`).
+        // (INF + 1 wraps to 0, so one compare per byte: vector code.)
         sc.esc_want.clear();
         sc.esc_want.extend(
             self.escape
                 .row(s)
                 .iter()
-                .map(|&e| if e != INF && e != 0 { e } else { 0 }),
+                .map(|&e| if e.wrapping_add(1) > 1 { e } else { 0 }),
         );
         // One count per direction; their sum is the count of every group.
         let groups = self.r.groups(s);

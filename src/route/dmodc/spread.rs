@@ -35,6 +35,7 @@ use super::costs::{Costs, INF};
 use super::dests::Dest;
 use super::groups::{Dir, Group, Ranked};
 use super::routes::{RouteCtx, Scratch};
+use super::union::Union;
 
 /// Which port choice Dmodc uses (`compile --dmodc-variant`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,30 +75,23 @@ impl Nominal {
         // of those of its useful up neighbours.
         let below: Vec<Vec<u32>> = (0..n)
             .into_par_iter()
-            .map(|p| {
-                let mut set = Vec::new();
-                for g in r.groups(p).iter().filter(|g| g.dir == Dir::Down) {
-                    let u = &useful[g.peer as usize];
-                    if u.contains(&(p as u32)) {
-                        set.extend_from_slice(u);
-                    }
-                }
-                set.sort_unstable();
-                set.dedup();
-                set
-            })
+            .map_init(
+                || Union::new(n),
+                |u, p| {
+                    let lists = r.groups(p).iter().filter(|g| g.dir == Dir::Down);
+                    let lists = lists
+                        .map(|g| useful[g.peer as usize].as_slice())
+                        .filter(|l| l.contains(&(p as u32)));
+                    u.of(lists)
+                },
+            )
             .collect();
         let sets: Vec<Vec<u32>> = (0..n)
             .into_par_iter()
-            .map(|s| {
-                let mut set: Vec<u32> = Vec::new();
-                for &p in &useful[s] {
-                    set.extend_from_slice(&below[p as usize]);
-                }
-                set.sort_unstable();
-                set.dedup();
-                set
-            })
+            .map_init(
+                || Union::new(n),
+                |u, s| u.of(useful[s].iter().map(|&p| below[p as usize].as_slice())),
+            )
             .collect();
         let mut nom = Nominal {
             start: Vec::with_capacity(n + 1),
