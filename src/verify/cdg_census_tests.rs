@@ -118,3 +118,54 @@ fn census_gives_the_built_graphs_figures() {
         "{census} censused, {loops} with credit loops, {non_strict} root leaf"
     );
 }
+
+/// `cdg_masks` against `cdg::census` directly: random turns on VLs 0–2
+/// (port 0 and host ports included), split into two overlapping halves —
+/// the first put into masks, the second added as turn sets, as the fast
+/// and exact passes hand them over — count what the census counts on
+/// their union; a turn changing VL is refused with the masks untouched.
+#[test]
+fn masks_census_is_the_turn_sets_census() {
+    use super::cdg::census;
+    use super::cdg_masks::{add_turn_sets, census_masks};
+    use fixedbitset::FixedBitSet;
+    let mut rng = ChaCha8Rng::seed_from_u64(26);
+    for case in 0..40 {
+        let (l, sp) = [(4, 2), (6, 3), (8, 4)][case % 3];
+        let f = fat_tree(l, sp);
+        let lids = LidMap::new(&f).unwrap();
+        let topo = super::topo::Topo::new(&f, &lids);
+        let bits = *topo.tbase.last().unwrap();
+        let density = [0.01, 0.05, 0.3][case % 3];
+        let (mut all, mut first, mut second) = (Vec::new(), Vec::new(), Vec::new());
+        for vl in 0..1 + case as u8 % 3 {
+            let mut a = FixedBitSet::with_capacity(bits);
+            let (mut x, mut y) = (a.clone(), a.clone());
+            for b in 0..bits {
+                if rng.random_bool(density) {
+                    a.insert(b);
+                    match rng.random_range(0..3) {
+                        0 => x.insert(b),
+                        1 => y.insert(b),
+                        _ => {
+                            x.insert(b);
+                            y.insert(b);
+                        }
+                    }
+                }
+            }
+            all.push(((vl, vl), a));
+            first.push(((vl, vl), x));
+            second.push(((vl, vl), y));
+        }
+        let want = census(&topo, &all);
+        let mut masks = Vec::new();
+        assert!(add_turn_sets(&topo, &first, &mut masks));
+        assert!(add_turn_sets(&topo, &second, &mut masks));
+        assert_eq!(census_masks(&topo, &masks), want, "case {case}");
+        let before = masks.clone();
+        let crossing = vec![((0u8, 1u8), FixedBitSet::with_capacity(bits))];
+        assert!(!add_turn_sets(&topo, &crossing, &mut masks));
+        assert_eq!(masks, before);
+    }
+}

@@ -20,8 +20,7 @@ pub fn build(mut r: Records<'_>) -> Result<(Fabric, Vec<String>)> {
             r.file
         ));
     }
-    let b = add_nodes(&r)?;
-    let mut b = b;
+    let mut b = add_nodes(&r)?;
     let mut slot_start = Vec::with_capacity(r.nodes.len() + 1);
     let mut total = 0usize;
     for n in &r.nodes {
