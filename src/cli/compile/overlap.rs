@@ -93,7 +93,8 @@ pub(super) fn verify_and_stage(
 /// finds nothing.
 pub(super) struct Early {
     pub set: OutputSet,
-    pub fingerprint: [u8; 32],
+    /// The topology's digest, when the image needed it (the report reuses it).
+    pub fingerprint: Option<[u8; 32]>,
     /// The state's bytes (with `verified_clean: true`), when the image is
     /// emitted.
     pub state: Option<std::io::Result<Vec<u8>>>,
@@ -135,7 +136,9 @@ pub(super) fn stage_early(args: &CompileArgs, job: &Job, t: &Tables) -> Result<E
         create_dirs(&args.outdir)?
     };
     let mut set = OutputSet::new(&args.outdir, args.check);
-    let fingerprint = crate::model::image::fabric_fingerprint(t.fabric);
+    let fingerprint = job
+        .wants(Emit::Image)
+        .then(|| crate::model::image::fabric_fingerprint(t.fabric));
     // What `compile --previous` reads next time, beside the image: packed
     // on a second thread while the image and dumps are written (it is a
     // fabric-sized JSON through zstd: 70 ms on the 27,648-host RLFT).
@@ -147,14 +150,15 @@ pub(super) fn stage_early(args: &CompileArgs, job: &Job, t: &Tables) -> Result<E
         let packing = job.wants(Emit::Image).then(|| {
             sc.spawn(move || packed_state(args, job, t, true, move || rows_rx.recv().ok()))
         });
-        if job.wants(Emit::Image) {
+        // hashed exactly when the image is wanted
+        if let Some(fingerprint) = &fingerprint {
             // the receiver is gone only when the state packing failed,
             // which reports its own error
             let mut send = |d: &[[u8; 32]]| {
                 rows = Some(d.to_vec());
                 drop(rows_tx.send(d.to_vec()));
             };
-            stage_image(&mut set, args, job, t, &fingerprint, &mut send)?;
+            stage_image(&mut set, args, job, t, fingerprint, &mut send)?;
         }
         if job.wants(Emit::Opensm) {
             stage_opensm(&mut set, t)?;

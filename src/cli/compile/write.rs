@@ -58,6 +58,8 @@ pub(super) fn write_outputs(
         set.stage(OutFile::State.name(), |w| w.write_all(&bytes))?;
     }
     if job.wants(Emit::Report) {
+        let fingerprint =
+            fingerprint.unwrap_or_else(|| crate::model::image::fabric_fingerprint(&run.fabric));
         stage_report(&mut set, args, job, run, &fingerprint)?;
     }
     // the manifest is bookkeeping, not a make target

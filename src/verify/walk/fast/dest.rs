@@ -19,8 +19,7 @@ impl Acc {
         }
         let t = tgt.sw as usize;
         let n = self.st.len();
-        let j = lid as usize % LFT_BLOCK;
-        let col = &self.hblk[j * n..(j + 1) * n];
+        let col = column(&self.hblk, n, lid);
         let delivers = if tgt.is_end { tgt.port } else { 0 };
         if cx.lfts.get(t, lid) != delivers {
             return false;
@@ -44,7 +43,7 @@ impl Acc {
         let (mut run_d, mut run_w) = (0u8, 0u64);
         // SLs of all sources, and of those that forward (not at `t`)
         let (mut all_sls, mut fwd_sls) = (0u16, 0u16);
-        let (mut w_, hist) = f.walker(ft, col, t);
+        let (mut walker, hist) = f.walker(ft, col, t);
         let mut failed = false;
         for &s in sources {
             let w = if tgt.is_end {
@@ -55,7 +54,7 @@ impl Acc {
             if w == 0 {
                 continue;
             }
-            let Some(d) = w_.depth_of(s as usize) else {
+            let Some(d) = walker.depth_of(s as usize) else {
                 failed = true;
                 break;
             };
@@ -76,7 +75,7 @@ impl Acc {
                 }
             }
         }
-        f.ntouched = w_.done();
+        f.ntouched = walker.done();
         if failed {
             f.forget(maxd);
             return false;
@@ -127,9 +126,8 @@ impl Acc {
     /// [`Acc::fast_sl_turns`]), and its up/down violations.
     #[inline(never)]
     fn fast_turns(&mut self, cx: &WalkCtx, lid: Lid, vl: Option<u8>) {
-        let n = self.st.len();
         // each switch's next hop is its entry of the column
-        let next = &self.hblk[lid as usize % LFT_BLOCK * n..][..n];
+        let next = column(&self.hblk, self.st.len(), lid);
         let f = &mut self.fast;
         let ranks = cx.ranks.is_some();
         let vi = vl.map(|v| f.turns_on(v));
@@ -177,7 +175,7 @@ impl Acc {
             return;
         };
         let n = self.st.len();
-        let next = &self.hblk[lid as usize % LFT_BLOCK * n..][..n];
+        let next = column(&self.hblk, n, lid);
         let f = &mut self.fast;
         for &s in sources {
             let si = s as usize;
@@ -252,4 +250,11 @@ impl Acc {
             }
         }
     }
+}
+
+/// The `hop` entries toward `lid` of the loaded block `hblk` (`n`
+/// switches): the walk's column, and each switch's next hop.
+fn column(hblk: &[u32], n: usize, lid: Lid) -> &[u32] {
+    let j = lid as usize % LFT_BLOCK;
+    &hblk[j * n..(j + 1) * n]
 }
