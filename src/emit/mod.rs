@@ -2,6 +2,7 @@
 //! `formats/`.
 
 mod commit;
+mod compare_writer;
 pub mod fdbs;
 pub mod ibnetdiscover;
 pub mod image;

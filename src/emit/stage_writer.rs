@@ -8,7 +8,7 @@
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::outputs::CompareWriter;
+use super::compare_writer::CompareWriter;
 use super::staged_file::StagedFile;
 
 /// Writes at least this long go to the file as they are, not through the
