@@ -169,3 +169,93 @@ fn masks_census_is_the_turn_sets_census() {
         assert_eq!(masks, before);
     }
 }
+
+/// Tables checked without ranks (min-hop's case): the graph is then
+/// proven acyclic by the verifier's own ranks (`derived_ranks`,
+/// `cdg_masks::no_down_up`) or built and searched, and the verdict must
+/// be the built graph's. Damage turning down then up must still show its
+/// credit loops (a `no_down_up` that passed everything would hide them).
+#[test]
+fn derived_ranks_keep_the_built_graphs_figures() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2717);
+    let (mut clean, mut loops) = (0, 0);
+    for case in 0..48 {
+        let (l, sp) = [(4, 2), (6, 3), (8, 4)][case % 3];
+        let f = fat_tree(l, sp);
+        let lids = LidMap::new(&f).unwrap();
+        let damage = [0.0, 0.0, 0.05, 0.15][case / 3 % 4];
+        let t = tables(&f, &lids, l, damage, &mut rng);
+        let opts = VerifyOptions {
+            all_paths: case % 2 == 1,
+            max_findings_per_code: 3,
+            ..VerifyOptions::default()
+        };
+        let exact = verify_with(&f, &lids, &t, &opts, false);
+        let fast = verify_with(&f, &lids, &t, &opts, true);
+        assert_eq!(fast, exact, "case {case}: damage {damage}, {opts:?}");
+        clean += usize::from(exact.stats.credit_loops == 0 && exact.stats.cdg_edges > 0);
+        loops += usize::from(exact.stats.credit_loops > 0);
+    }
+    assert!(
+        clean >= 10 && loops >= 5,
+        "{clean} clean, {loops} with credit loops"
+    );
+}
+
+/// `cdg_masks::no_down_up` against `updown::is_violation` turn by turn:
+/// random turns on up to three VLs, random ranks (ties included, so the
+/// GUID rule counts), on the fat tree; a turn from or to a host port is
+/// never a violation.
+#[test]
+fn no_down_up_is_no_violating_turn() {
+    use super::cdg_masks::no_down_up;
+    use super::topo::{Link, Topo};
+    use super::updown::is_violation;
+    let mut rng = ChaCha8Rng::seed_from_u64(2726);
+    let (mut yes, mut no) = (0, 0);
+    for case in 0..200 {
+        let (l, sp) = [(4, 2), (6, 3), (8, 4)][case % 3];
+        let f = fat_tree(l, sp);
+        let lids = LidMap::new(&f).unwrap();
+        let topo = Topo::new(&f, &lids);
+        let n = topo.num_switches();
+        let guids: Vec<u64> = f.switches().iter().map(|&s| f.node(s).guid.0).collect();
+        let ranks: Vec<u32> = (0..n).map(|_| rng.random_range(0..3)).collect();
+        let density = [0.002, 0.01, 0.05][case % 3];
+        let mut masks = Vec::new();
+        let mut want = true;
+        for vl in 0..1 + case as u8 % 3 {
+            let mut m = vec![0u64; topo.link.len()];
+            for s in 0..n {
+                let b = topo.base[s] as usize;
+                for o in 0..topo.num_ports(s) {
+                    for q in 0..topo.num_ports(s) {
+                        if !rng.random_bool(density) {
+                            continue;
+                        }
+                        m[b + o] |= 1 << q;
+                        let (Link::Switch(a, _), Link::Switch(c, _)) =
+                            (topo.link[b + q], topo.link[b + o])
+                        else {
+                            continue;
+                        };
+                        if is_violation(&ranks, &guids, a as usize, s, c as usize) {
+                            want = false;
+                        }
+                    }
+                }
+            }
+            masks.push((vl, m));
+        }
+        assert_eq!(
+            no_down_up(&topo, &masks, &ranks, &guids),
+            want,
+            "case {case}"
+        );
+        if want { yes += 1 } else { no += 1 }
+    }
+    assert!(
+        yes >= 20 && no >= 20,
+        "{yes} without, {no} with a down-up turn"
+    );
+}

@@ -12,6 +12,7 @@
 use fixedbitset::FixedBitSet;
 
 use super::topo::{Link, Topo};
+use super::updown;
 
 /// Per VL, per flat switch port `o`: the in ports with a turn into `o`
 /// (that VL in and out), as the fast path gathers them.
@@ -89,4 +90,45 @@ pub(crate) fn census_masks(topo: &Topo, masks: &TurnMasks) -> (usize, usize, u16
         }
     }
     (used.count_ones(..), edges, vls)
+}
+
+/// Whether no turn in `masks` goes down then up by `ranks` (and `guids`,
+/// [`updown::is_up`]'s tie-break): per switch, the out ports whose link
+/// goes up against the in ports whose link came down — one AND per out
+/// port instead of [`updown::is_violation`] per turn. With
+/// [`updown::orients_every_link`] on the same ranks this proves the graph
+/// of `masks` acyclic (Autonet §6.6.1), whatever the ranks' origin: the
+/// verifier's own ranking of a fabric routed without ranks (min-hop).
+pub(crate) fn no_down_up(topo: &Topo, masks: &TurnMasks, ranks: &[u32], guids: &[u64]) -> bool {
+    let r = |s: usize| ranks.get(s).copied().unwrap_or(u32::MAX);
+    (0..topo.num_switches()).all(|s| {
+        let b = topo.base[s] as usize;
+        let ports = &topo.link[b..b + topo.num_ports(s)];
+        if ports.len() > 64 {
+            return false;
+        }
+        let (mut up_out, mut down_in) = (0u64, 0u64);
+        for (p, l) in ports.iter().enumerate() {
+            if let Link::Switch(m, _) = *l {
+                let m = m as usize;
+                if updown::is_up(r(s), guids[s], r(m), guids[m]) {
+                    up_out |= 1 << p;
+                }
+                if !updown::is_up(r(m), guids[m], r(s), guids[s]) {
+                    down_in |= 1 << p;
+                }
+            }
+        }
+        masks.iter().all(|(_, m)| {
+            let mut o = up_out;
+            while o != 0 {
+                let p = o.trailing_zeros() as usize;
+                o &= o - 1;
+                if m[b + p] & down_in != 0 {
+                    return false;
+                }
+            }
+            true
+        })
+    })
 }

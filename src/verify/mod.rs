@@ -66,14 +66,19 @@ struct CdgFigures {
 /// (`proven`), `updown::orients_every_link` proves the graph acyclic, so
 /// only its size is counted: from the fast path's turn masks with the
 /// exact pass's turns added (`cdg_masks`), or from the turn sets
-/// (`cdg::census`); otherwise it is built and searched. The figures are
-/// the same either way (`walk_fast_tests`, `cdg_census_tests`).
+/// (`cdg::census`); otherwise it is built and searched. Without given
+/// ranks, `derived` (the verifier's own, orienting every link) proves it
+/// the same way when no turn of the masks goes down then up by them
+/// (`cdg_masks::no_down_up`): min-hop's tables on a fat tree, whose graph
+/// was built and searched for nothing. The figures are the same either
+/// way (`walk_fast_tests`, `cdg_census_tests`).
 fn cdg_figures(
     topo: &topo::Topo,
     cx: &walk::WalkCtx,
     acc: &mut walk::Acc,
     fast: bool,
     proven: bool,
+    derived: Option<&[u32]>,
 ) -> CdgFigures {
     let counted = |(channels, edges, vls)| CdgFigures {
         channels,
@@ -81,11 +86,15 @@ fn cdg_figures(
         vls,
         cycles: Vec::new(),
     };
-    if proven && fast {
+    if fast && (proven || derived.is_some()) {
         let mut masks = acc.take_turn_masks();
-        if cdg_masks::add_turn_sets(topo, acc.turns.sets(), &mut masks) {
+        if cdg_masks::add_turn_sets(topo, acc.turns.sets(), &mut masks)
+            && derived.is_none_or(|r| cdg_masks::no_down_up(topo, &masks, r, cx.guids))
+        {
             return counted(cdg_masks::census_masks(topo, &masks));
         }
+        // the masks may hold the exact pass's turns now too: flushed into
+        // the sets that have them, they change nothing
         acc.put_turn_masks(masks);
     }
     if fast {
@@ -103,6 +112,23 @@ fn cdg_figures(
         vls: graph.nodes.iter().fold(0u16, |m, c| m | 1 << c.vl),
         cycles,
     }
+}
+
+/// Ranks for [`cdg_figures`]' proof when none are given: counted down
+/// from the switches farthest from the leaves (`leaf_ranks`), so that on
+/// a fat tree "up" is toward its top. Any ranks that orient every link
+/// would prove as much; these make min-hop's fat-tree routes up/down.
+fn derived_ranks(fabric: &Fabric) -> Vec<u32> {
+    let from_leaves = crate::model::rank::leaf_ranks(fabric);
+    let unranked = crate::model::rank::UNRANKED;
+    let top = from_leaves.iter().copied().filter(|&r| r != unranked).max();
+    from_leaves
+        .iter()
+        .map(|&r| match top {
+            Some(t) if r != unranked => t - r,
+            _ => u32::MAX,
+        })
+        .collect()
 }
 
 /// Checks reachability, the hop limit, up/down (when ranks are given) and
@@ -204,7 +230,17 @@ fn verify_with(
             .up_down_ranks
             .as_deref()
             .is_some_and(|r| updown::orients_every_link(&topo, r, &guids));
-    let cdg = cdg_figures(&topo, &cx, &mut acc, fast.is_some(), proven);
+    let derived = (shortcuts && fast.is_some() && opts.up_down_ranks.is_none())
+        .then(|| derived_ranks(fabric))
+        .filter(|r| updown::orients_every_link(&topo, r, &guids));
+    let cdg = cdg_figures(
+        &topo,
+        &cx,
+        &mut acc,
+        fast.is_some(),
+        proven,
+        derived.as_deref(),
+    );
     let stats = Stats {
         switches: fabric.num_switches(),
         ca_lids: topo.target.iter().flatten().filter(|t| t.is_end).count(),

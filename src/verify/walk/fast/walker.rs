@@ -33,10 +33,13 @@ impl FastScratch {
         col: &'a [u32],
         t: usize,
     ) -> (Walker<'a>, &'a mut [u64]) {
+        // one length for the four per-switch slices: their bounds checks
+        // then share it (one register fewer in the walk's loop)
+        let n = col.len();
         let w = Walker {
-            depth: &mut self.depth,
-            inmask: &mut self.inmask,
-            downin: &mut self.downin,
+            depth: &mut self.depth[..n],
+            inmask: &mut self.inmask[..n],
+            downin: &mut self.downin[..n],
             touched: &mut self.touched,
             ntouched: self.ntouched,
             stack: &mut self.stack,
