@@ -7,6 +7,7 @@
 
 use rayon::prelude::*;
 
+use super::fill::Picks;
 use super::hops::Distances;
 use super::lmc::{self, PortPeers, Remotes};
 use super::order::{NO_SWITCH, Target};
@@ -34,6 +35,8 @@ struct Scratch {
     /// The switch's least-hop port sets (`sets.rs`); when `grouped` is
     /// false (over 64 neighbour switches) the per-destination lists below.
     sets: PortSets,
+    /// Quiet blocks' ports per set (`fill.rs`).
+    picks: Picks,
     grouped: bool,
     /// Least-hop ports of this switch towards each switch `x`:
     /// `ports[start[x]..start[x + 1]]`, ascending.
@@ -56,7 +59,9 @@ pub fn assign(
     max_lid: Lid,
 ) -> Lfts {
     let n = g.num_switches();
-    let mut lfts = Lfts::new(n, max_lid);
+    // Zeroed pages, each row set to NO_ROUTE by the thread that routes it:
+    // the 21 MB of t11 fault in on both threads, written once (issue 17).
+    let mut lfts = Lfts::zeroed(n, max_lid);
     let max_offsets = order
         .iter()
         .map(|t| u32::from(crate::model::lids_per_port(t.lmc)))
@@ -89,6 +94,7 @@ pub fn assign(
     rows.into_par_iter().for_each_init(
         || Scratch {
             sets: PortSets::default(),
+            picks: Picks::default(),
             grouped: false,
             start: Vec::with_capacity(n + 1),
             ports: Vec::new(),
@@ -97,13 +103,15 @@ pub fn assign(
             peers: PortPeers::new(),
         },
         |sc, (s, row)| {
+            row.fill(NO_ROUTE);
             sc.grouped = sc.sets.load(g, hops, s, &counted);
             if !sc.grouped {
                 candidates(g, hops, s, sc);
             }
             sc.cnt = [0; 256];
             if !for_lmc && sc.grouped {
-                super::blocks::route_switch(&mut sc.sets, &mut sc.cnt, s, order, &blocks, row);
+                let (sets, picks, cnt) = (&mut sc.sets, &mut sc.picks, &mut sc.cnt);
+                super::blocks::route_switch(sets, picks, cnt, s, order, &blocks, row);
                 return;
             }
             if for_lmc {

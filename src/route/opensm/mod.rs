@@ -5,6 +5,7 @@
 
 pub mod assign;
 mod blocks;
+mod fill;
 pub mod hops;
 mod lmc;
 pub mod order;

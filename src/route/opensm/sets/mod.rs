@@ -56,6 +56,12 @@ impl PortSets {
         &self.ports[self.first[i] as usize..self.first[i + 1] as usize]
     }
 
+    /// Whether a counter scan can matter on this switch: some set that is
+    /// not own has two ports or more (a one-port scan reads no counter).
+    pub fn scans_counters(&self) -> bool {
+        (0..self.own.len()).any(|i| !self.own[i] && self.first[i + 1] - self.first[i] > 1)
+    }
+
     /// Groups the least-hop ports of switch `s` towards every switch.
     /// Returns false (sets left unusable) when `s` has more than
     /// [`MAX_NEIGHBOURS`] distinct neighbour switches.
@@ -118,33 +124,44 @@ impl PortSets {
     fn group(&mut self, g: &SwitchGraph, s: usize, counted: &[bool]) {
         self.ids.clear();
         self.set_of.clear();
+        self.set_of.resize(self.masks.len(), NO_SET);
         self.first.clear();
         self.ports.clear();
         let mut masks_of_sets: Vec<u64> = Vec::new();
         let mut set_counted: Vec<bool> = Vec::new();
         let (mut last_mask, mut last_id) = (0u64, NO_SET);
-        for (&mask, &moves) in self.masks.iter().zip(counted) {
+        let mut by_bit = [NO_SET; MAX_NEIGHBOURS];
+        let slots = self.set_of.iter_mut().zip(&self.masks).zip(counted);
+        for ((set_of, &mask), &moves) in slots {
             let id = if mask == 0 {
                 NO_SET
             } else if mask == last_mask {
                 last_id
             } else {
-                let next = masks_of_sets.len() as u16;
-                let id = *self.ids.entry(mask).or_insert(next);
-                if id == next {
+                // One-port masks (down towards one switch) by their bit,
+                // the rest hashed: most masks change from one destination
+                // to the next on a leaf (issue 17).
+                let slot = if mask & (mask - 1) == 0 {
+                    &mut by_bit[mask.trailing_zeros() as usize]
+                } else {
+                    self.ids.entry(mask).or_insert(NO_SET)
+                };
+                if *slot == NO_SET {
+                    *slot = masks_of_sets.len() as u16;
                     masks_of_sets.push(mask);
                     set_counted.push(false);
                 }
-                (last_mask, last_id) = (mask, id);
-                id
+                (last_mask, last_id) = (mask, *slot);
+                last_id
             };
             if id != NO_SET && moves {
                 set_counted[id as usize] = true;
             }
-            self.set_of.push(id);
+            *set_of = id;
         }
         let ends = g.ends(s);
-        let mut users = [0u32; MAX_NEIGHBOURS];
+        // Neighbour bits used by at least one / two counter-moving sets.
+        let (mut once, mut twice) = (0u64, 0u64);
         for (&mask, &moves) in masks_of_sets.iter().zip(&set_counted) {
             self.first.push(self.ports.len() as u32);
             for (i, e) in ends.clone().enumerate() {
@@ -152,17 +169,20 @@ impl PortSets {
                     self.ports.push(g.port[e]);
                 }
             }
-            for (b, u) in users.iter_mut().enumerate() {
-                *u += (mask >> b & 1) as u32 * u32::from(moves);
+            if moves {
+                twice |= once & mask;
+                once |= mask;
             }
         }
         self.first.push(self.ports.len() as u32);
         self.own.clear();
-        // Counter movers using each bit, other than the set itself.
-        self.own
-            .extend(masks_of_sets.iter().zip(&set_counted).map(|(&m, &moves)| {
-                (0..MAX_NEIGHBOURS).all(|b| m >> b & 1 == 0 || users[b] == u32::from(moves))
-            }));
+        // No counter mover other than the set itself on any of its bits.
+        self.own.extend(
+            masks_of_sets
+                .iter()
+                .zip(&set_counted)
+                .map(|(&m, &moves)| m & if moves { twice } else { once } == 0),
+        );
         self.next.clear();
         self.next.resize(masks_of_sets.len(), 0);
     }
@@ -205,98 +225,4 @@ fn least_masks_by_rows(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::hops::Distances;
-    use super::super::order::{self, NO_SWITCH};
-    use super::super::{NO_PATH, SwitchGraph, testfab};
-    use super::PortSets;
-    use crate::generate::faults::{FaultPlan, random_faults};
-    use crate::generate::pgft::{PgftSpec, pgft};
-    use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE};
-    use crate::route::{Engine, RouteOptions, minhop::MinHop};
-
-    /// OpenSM's rule written out plainly (algorithms.md §2.2), the oracle:
-    /// for every switch and target in order, scan the switch-facing ports
-    /// upwards, keep those one hop closer, take the strictly least counter.
-    fn scan_every_port(f: &Fabric, lids: &LidMap) -> Lfts {
-        let g = SwitchGraph::new(f);
-        let d = Distances::compute(f);
-        let targets = order::port_order(f, &g, None).targets;
-        let mut l = Lfts::new(g.num_switches(), lids.max_lid());
-        for s in 0..g.num_switches() {
-            let mut cnt = [0u32; 256];
-            for t in &targets {
-                let x = t.sw as usize;
-                let port = if t.sw == NO_SWITCH {
-                    NO_ROUTE
-                } else if x == s {
-                    t.port
-                } else {
-                    let least = d.get(s, x);
-                    let mut best: Option<u8> = None;
-                    for e in g.ends(s) {
-                        let via = d.get(g.nbr[e] as usize, x);
-                        let p = g.port[e];
-                        if least != NO_PATH
-                            && via != NO_PATH
-                            && via + 1 == least
-                            && best.is_none_or(|b| cnt[p as usize] < cnt[b as usize])
-                        {
-                            best = Some(p);
-                        }
-                    }
-                    best.unwrap_or(NO_ROUTE)
-                };
-                l.set(s, t.lid, port);
-                if port != NO_ROUTE && !t.is_switch {
-                    cnt[port as usize] += 1;
-                }
-            }
-        }
-        l
-    }
-
-    fn assert_minhop_is_the_scan(what: &str, f: &Fabric) {
-        let lids = LidMap::new(f).unwrap();
-        let r = MinHop.route(f, &lids, &RouteOptions::default()).unwrap();
-        assert!(r.lfts == scan_every_port(f, &lids), "{what}: tables differ");
-    }
-
-    /// Intact fat-tree: every up set is own (round-robin path).
-    #[test]
-    fn intact_pgft_matches_the_scan() {
-        let f = pgft(&PgftSpec::new(3, &[4, 4, 6], &[1, 4, 4], None)).unwrap();
-        let g = SwitchGraph::new(&f);
-        let d = Distances::compute(&f);
-        let mut sets = PortSets::default();
-        let tables = crate::route::minhop::MinHopTables { g: &g, dist: &d };
-        let mut counted = vec![false; g.num_switches()];
-        for t in order::port_order(&f, &g, None).targets {
-            counted[t.sw as usize] |= !t.is_switch;
-        }
-        assert!(sets.load(&g, &tables, 0, &counted));
-        assert!(sets.own.iter().any(|&o| o), "a leaf's up set is own");
-        assert_minhop_is_the_scan("intact", &f);
-    }
-
-    /// Cut cables make sets overlap (scan path) next to own ones; parallel
-    /// cables (w = 2 at the top) put two ports behind one neighbour bit.
-    #[test]
-    fn degraded_pgfts_match_the_scan() {
-        let f = pgft(&PgftSpec::new(3, &[4, 4, 6], &[1, 4, 4], Some(&[1, 1, 2]))).unwrap();
-        for (links, seed) in [(0, 1), (6, 1), (30, 2), (80, 3)] {
-            let plan = FaultPlan {
-                links,
-                switches: 0,
-                seed,
-            };
-            let cut = f
-                .apply_faults(&random_faults(&f, &plan).unwrap())
-                .unwrap()
-                .0;
-            assert_minhop_is_the_scan(&format!("{links} cut, seed {seed}"), &cut);
-        }
-        assert_minhop_is_the_scan("line", &testfab::line_with_island());
-        assert_minhop_is_the_scan("heur", &testfab::opensm_fixture("heur", "minhop"));
-    }
-}
+mod tests;
