@@ -104,20 +104,14 @@ fn layering(
         walk.preload(s);
     }
     let known = suspects.and_then(|s| suspects::base_layer_of_suspects(&walk, s));
-    let (base, pending, seed) = match known {
-        Some((base, pending, seed)) => (base, pending, Some(seed)),
-        None => {
-            let (base, pending) = base::base_layer(&walk, !keep, !keep || max < 2);
-            (base, pending, None)
-        }
-    };
+    let (base, pending) = known.unwrap_or_else(|| base::base_layer(&walk, !keep, !keep || max < 2));
     let mut p = Placement {
         layers: vec![base],
         sl: PathSl::zeros(lfts),
         unplaced: 0,
         stuck: None,
     };
-    pending::place_pending(&walk, &mut p, &pending, max, seed);
+    pending::place_pending(&walk, &mut p, &pending, max);
     if !keep && p.layers.len() > 1 && p.unplaced == 0 {
         balance::balance(&walk, &mut p);
     }

@@ -18,15 +18,8 @@ use super::seed::pending_seed;
 use super::tails::Tails;
 use super::{PathRef, Placement};
 
-/// Places `pending` (in order) on layers 1 .. `max` − 1 of `p`, starting
-/// them from `seed` when it is known already (else [`pending_seed`]).
-pub(super) fn place_pending(
-    walk: &PathWalk,
-    p: &mut Placement,
-    pending: &[PathRef],
-    max: usize,
-    seed: Option<Vec<u32>>,
-) {
+/// Places `pending` (in order) on layers 1 .. `max` − 1 of `p`.
+pub(super) fn place_pending(walk: &PathWalk, p: &mut Placement, pending: &[PathRef], max: usize) {
     let Some(&(src, lid, _)) = pending.first() else {
         return;
     };
@@ -39,7 +32,7 @@ pub(super) fn place_pending(
         p.layers[0].load += pending.iter().map(|x| x.2).sum::<u64>();
         return;
     }
-    let start = seed.unwrap_or_else(|| pending_seed(walk, pending));
+    let start = pending_seed(walk, pending);
     let mut first = walk.layer_in(&start);
     let mut upper = Upper::new(&start, max - 2);
     let taken = if rayon::current_num_threads() > 1 {

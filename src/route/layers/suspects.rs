@@ -20,7 +20,6 @@ use super::base::{Share, pass};
 use super::fas::{positions, topological};
 use super::order::Layer;
 use super::paths::{Block, HOP_LIMIT, PathWalk, Turn};
-use super::seed::pending_seed;
 use super::tree::Memo;
 use crate::model::Lid;
 
@@ -34,12 +33,11 @@ use crate::model::Lid;
 /// layer — is settled by a cycle among the suspects' dependencies alone (a
 /// subgraph's cycle is the whole graph's); `None` when they close none (a
 /// routing that may need one VL only, or none of whose paths disagree),
-/// and the caller walks every path. With the layer and the pending paths
-/// comes the seed order of the layers above ([`pending_seed`]).
+/// and the caller walks every path.
 pub(super) fn base_layer_of_suspects(
     walk: &PathWalk,
     suspects: &[Lid],
-) -> Option<(Layer, Vec<PathRef>, Vec<u32>)> {
+) -> Option<(Layer, Vec<PathRef>)> {
     let order = walk.first_order();
     let blocks = walk.destination_blocks_of(suspects);
     let (load, pending, edges) = match one_walk(walk, order, &blocks) {
@@ -51,22 +49,14 @@ pub(super) fn base_layer_of_suspects(
     }
     // Whether they close a cycle depends neither on the edges' order nor
     // on repeats (Kahn counts a repeated edge in and out alike): no sort.
-    // The seed of the layers above needs the pending paths alone, so it is
-    // worked out beside the check (both are one thread's work: 50 and 160
-    // ms on the 27,648-host RLFT with aggregation nodes), and is thrown
-    // away in the rare case the check sends the caller to walk every path.
-    let (acyclic, seed) = rayon::join(
-        || topological(order.len(), &edges).is_some(),
-        || pending_seed(walk, &pending),
-    );
-    if acyclic {
+    if topological(order.len(), &edges).is_some() {
         return None;
     }
     let walked: usize = blocks.iter().map(Vec::len).sum();
     let others = (walk.destinations().count() - walked) as u64;
     let mut layer = walk.layer_in(order);
     layer.load = load + others * walk.source_weight();
-    Some((layer, pending, seed))
+    Some((layer, pending))
 }
 
 /// Agreeing load, disagreeing paths in (LID, source) order, dependencies.
