@@ -8,6 +8,8 @@
 //! (`route::layers`, kept from moving the up–down paths) puts them on the
 //! fewest further VLs whose channel dependency graphs stay acyclic.
 
+use rayon::prelude::*;
+
 use crate::model::{Fabric, Guid, Lfts, Lid, LidMap, Note, VlPlan};
 use crate::route::RouteError;
 use crate::route::layers::assign_layers_keeping_up_down;
@@ -45,51 +47,67 @@ impl EscapePairs {
     /// nodes, 2 M of them escape pairs); the rows' counts are summed and
     /// their first pairs kept in row order, as one scan would.
     pub fn find(r: &Ranked, costs: &Costs, dests: &Dests, escape: &Escape) -> EscapePairs {
-        use rayon::prelude::*;
         let ports: Vec<u64> = (0..r.len())
             .map(|s| dests.of(s).iter().filter(|d| d.local_port != 0).count() as u64)
             .collect();
         let ends: Vec<usize> = (0..r.len()).filter(|&s| ports[s] > 0).collect();
         let rows: Vec<EscapePairs> = ends
             .par_iter()
-            .map(|&s| {
-                let row = costs.row(s);
-                let mut p = EscapePairs::default();
-                for &t in ends.iter().filter(|&&t| row[t] == INF) {
-                    let leaves = s < r.num_leaves && t < r.num_leaves;
-                    if escape.toward(t).is_none_or(|e| e[s] == INF) {
-                        p.disconnected += 1;
-                        p.disconnected_leaf_pairs += usize::from(leaves);
-                        if p.first_disconnected.len() < PAIRS_SHOWN {
-                            p.first_disconnected.push((r.guid[s], r.guid[t]));
-                        }
-                        continue;
-                    }
-                    p.count += 1;
-                    p.paths += ports[s] * ports[t];
-                    p.leaf_pairs += usize::from(leaves);
-                    if p.first.len() < PAIRS_SHOWN {
-                        p.first.push((r.guid[s], r.guid[t]));
-                    }
-                }
-                p
-            })
+            .map(|&s| EscapePairs::of_row(r, costs, escape, &ports, &ends, s))
             .collect();
-        let mut p = EscapePairs::default();
-        for row in rows {
-            p.count += row.count;
-            p.leaf_pairs += row.leaf_pairs;
-            p.paths += row.paths;
-            p.disconnected += row.disconnected;
-            p.disconnected_leaf_pairs += row.disconnected_leaf_pairs;
-            let room = PAIRS_SHOWN - p.first.len();
-            p.first.extend(row.first.into_iter().take(room));
-            let room = PAIRS_SHOWN - p.first_disconnected.len();
-            p.first_disconnected
-                .extend(row.first_disconnected.into_iter().take(room));
-        }
+        let mut p = rows
+            .into_iter()
+            .fold(EscapePairs::default(), EscapePairs::absorb);
         p.suspects = escape_lids(r, dests, escape);
         p
+    }
+
+    /// The pairs from switch `s` (a row of the costs) to the switches
+    /// with end ports (`ends`, `ports[t]` of them at `t`).
+    fn of_row(
+        r: &Ranked,
+        costs: &Costs,
+        escape: &Escape,
+        ports: &[u64],
+        ends: &[usize],
+        s: usize,
+    ) -> EscapePairs {
+        let row = costs.row(s);
+        let mut p = EscapePairs::default();
+        for &t in ends.iter().filter(|&&t| row[t] == INF) {
+            let leaves = s < r.num_leaves && t < r.num_leaves;
+            if escape.toward(t).is_none_or(|e| e[s] == INF) {
+                p.disconnected += 1;
+                p.disconnected_leaf_pairs += usize::from(leaves);
+                if p.first_disconnected.len() < PAIRS_SHOWN {
+                    p.first_disconnected.push((r.guid[s], r.guid[t]));
+                }
+                continue;
+            }
+            p.count += 1;
+            p.paths += ports[s] * ports[t];
+            p.leaf_pairs += usize::from(leaves);
+            if p.first.len() < PAIRS_SHOWN {
+                p.first.push((r.guid[s], r.guid[t]));
+            }
+        }
+        p
+    }
+
+    /// `self` followed by the later rows' `row`: counts summed, the first
+    /// pairs kept in row order.
+    fn absorb(mut self, row: EscapePairs) -> EscapePairs {
+        self.count += row.count;
+        self.leaf_pairs += row.leaf_pairs;
+        self.paths += row.paths;
+        self.disconnected += row.disconnected;
+        self.disconnected_leaf_pairs += row.disconnected_leaf_pairs;
+        let room = PAIRS_SHOWN - self.first.len();
+        self.first.extend(row.first.into_iter().take(room));
+        let room = PAIRS_SHOWN - self.first_disconnected.len();
+        let more = row.first_disconnected.into_iter().take(room);
+        self.first_disconnected.extend(more);
+        self
     }
 
     fn shown(&self) -> String {
