@@ -83,14 +83,21 @@ fn tables(f: &Fabric, lids: &LidMap, l: usize, damage: f64, rng: &mut ChaCha8Rng
     t
 }
 
+/// The fat tree of test case `case` (three sizes in turn): leaves,
+/// spines, the fabric and its LIDs.
+fn case_tree(case: usize) -> (usize, usize, Fabric, LidMap) {
+    let (l, sp) = [(4, 2), (6, 3), (8, 4)][case % 3];
+    let f = fat_tree(l, sp);
+    let lids = LidMap::new(&f).unwrap();
+    (l, sp, f, lids)
+}
+
 #[test]
 fn census_gives_the_built_graphs_figures() {
     let mut rng = ChaCha8Rng::seed_from_u64(1717);
     let (mut census, mut loops, mut non_strict) = (0, 0, 0);
     for case in 0..60 {
-        let (l, sp) = [(4, 2), (6, 3), (8, 4)][case % 3];
-        let f = fat_tree(l, sp);
-        let lids = LidMap::new(&f).unwrap();
+        let (l, sp, f, lids) = case_tree(case);
         let damage = [0.0, 0.0, 0.05, 0.15][case / 3 % 4];
         let t = tables(&f, &lids, l, damage, &mut rng);
         // leaves rank 1, spines 0 (roots); every 5th case a root leaf,
@@ -131,9 +138,7 @@ fn masks_census_is_the_turn_sets_census() {
     use fixedbitset::FixedBitSet;
     let mut rng = ChaCha8Rng::seed_from_u64(26);
     for case in 0..40 {
-        let (l, sp) = [(4, 2), (6, 3), (8, 4)][case % 3];
-        let f = fat_tree(l, sp);
-        let lids = LidMap::new(&f).unwrap();
+        let (_, _, f, lids) = case_tree(case);
         let topo = super::topo::Topo::new(&f, &lids);
         let bits = *topo.tbase.last().unwrap();
         let density = [0.01, 0.05, 0.3][case % 3];
@@ -180,9 +185,7 @@ fn derived_ranks_keep_the_built_graphs_figures() {
     let mut rng = ChaCha8Rng::seed_from_u64(2717);
     let (mut clean, mut loops) = (0, 0);
     for case in 0..48 {
-        let (l, sp) = [(4, 2), (6, 3), (8, 4)][case % 3];
-        let f = fat_tree(l, sp);
-        let lids = LidMap::new(&f).unwrap();
+        let (l, _, f, lids) = case_tree(case);
         let damage = [0.0, 0.0, 0.05, 0.15][case / 3 % 4];
         let t = tables(&f, &lids, l, damage, &mut rng);
         let opts = VerifyOptions {
@@ -214,9 +217,7 @@ fn no_down_up_is_no_violating_turn() {
     let mut rng = ChaCha8Rng::seed_from_u64(2726);
     let (mut yes, mut no) = (0, 0);
     for case in 0..200 {
-        let (l, sp) = [(4, 2), (6, 3), (8, 4)][case % 3];
-        let f = fat_tree(l, sp);
-        let lids = LidMap::new(&f).unwrap();
+        let (_, _, f, lids) = case_tree(case);
         let topo = Topo::new(&f, &lids);
         let n = topo.num_switches();
         let guids: Vec<u64> = f.switches().iter().map(|&s| f.node(s).guid.0).collect();

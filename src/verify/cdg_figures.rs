@@ -3,7 +3,7 @@
 //! ranks, no turn from down to up).
 
 use super::{cdg, cdg_masks, topo, walk};
-use crate::model::Fabric;
+use crate::model::{Fabric, rank};
 
 /// What the report says of the channel dependency graph.
 pub(super) struct CdgFigures {
@@ -68,19 +68,10 @@ pub(super) fn cdg_figures(
     }
 }
 
-/// Ranks for [`cdg_figures`]' proof when none are given: counted down
-/// from the switches farthest from the leaves (`leaf_ranks`), so that on
-/// a fat tree "up" is toward its top. Any ranks that orient every link
-/// would prove as much; these make min-hop's fat-tree routes up/down.
+/// Ranks for [`cdg_figures`]' proof when none are given: those of
+/// `--roots top` (counted from the switches farthest from the leaves), so
+/// that on a fat tree "up" is toward its top. Any ranks that orient every
+/// link would prove as much; these make min-hop's fat-tree routes up/down.
 pub(super) fn derived_ranks(fabric: &Fabric) -> Vec<u32> {
-    let from_leaves = crate::model::rank::leaf_ranks(fabric);
-    let unranked = crate::model::rank::UNRANKED;
-    let top = from_leaves.iter().copied().filter(|&r| r != unranked).max();
-    from_leaves
-        .iter()
-        .map(|&r| match top {
-            Some(t) if r != unranked => t - r,
-            _ => u32::MAX,
-        })
-        .collect()
+    rank::bfs_ranks(fabric, &rank::top_switches(fabric))
 }
