@@ -132,14 +132,23 @@ fn verify_with(
             || walk::Acc::new(&cx),
             |mut acc, b| {
                 acc.load_block(&cx, fast.as_ref(), b);
-                let end = ((b + 1) * LFT_BLOCK).min(top + 1);
-                for lid in (b * LFT_BLOCK).max(1)..end {
-                    let lid = lid as u16;
-                    if !fast
-                        .as_ref()
-                        .is_some_and(|f| acc.fast_destination(&cx, f, lid))
-                    {
-                        acc.destination(&cx, lid);
+                for k in 0..LFT_BLOCK / walk::PART {
+                    let first = b * LFT_BLOCK + k * walk::PART;
+                    let end = (first + walk::PART).min(top + 1);
+                    if first >= end {
+                        break;
+                    }
+                    if let Some(f) = fast.as_ref() {
+                        acc.load_part(&cx, f, b, k);
+                    }
+                    for lid in first.max(1)..end {
+                        let lid = lid as u16;
+                        if !fast
+                            .as_ref()
+                            .is_some_and(|f| acc.fast_destination(&cx, f, lid))
+                        {
+                            acc.destination(&cx, lid);
+                        }
                     }
                 }
                 acc

@@ -34,7 +34,8 @@
 use super::super::topo::{Link, Topo};
 use super::super::updown;
 use super::{Acc, WalkCtx};
-use crate::model::{LFT_BLOCK, Lid};
+use crate::model::Lid;
+pub(crate) use entries::PART;
 
 mod dest;
 mod entries;

@@ -14,7 +14,7 @@ mod found;
 mod transpose;
 mod turns;
 
-pub(crate) use fast::FastTables;
+pub(crate) use fast::{FastTables, PART};
 
 pub(crate) use found::{DeadKind, LaneProblem, Loop, TooLong, TopK, Unreach};
 pub(crate) use turns::host_vl_table;
@@ -186,16 +186,23 @@ impl Acc {
         self
     }
 
-    /// Loads LFT block `b` of every switch (LIDs `64 b .. 64 b + 63`) for
-    /// the following [`Acc::destination`] calls: as `hop` entries for the
-    /// fast path when it applies (`ft`), else as bytes.
+    /// Loads part `k` of LFT block `b` of every switch (LIDs `64 b + PART
+    /// k ..`) as `hop` entries for the fast path's following calls. Parts
+    /// rather than whole blocks: a block of `hop` entries is 737 KB on the
+    /// 27,648-host RLFT, more than a 1 MB L2 keeps beside the walk's other
+    /// data and the rows streaming in; half of it stays in L2 while its
+    /// LIDs are walked ([`PART`] says what was measured).
+    pub fn load_part(&mut self, cx: &WalkCtx, ft: &FastTables, b: usize, k: usize) {
+        ft.load_part(cx.lfts, b, k, cx.topo.num_switches(), &mut self.hblk);
+    }
+
+    /// Loads what LFT block `b` (LIDs `64 b .. 64 b + 63`) needs besides
+    /// the fast path's parts for the following [`Acc::destination`] calls:
+    /// its path SLs, and its bytes when there is no fast path (`ft`).
     pub fn load_block(&mut self, cx: &WalkCtx, ft: Option<&FastTables>, b: usize) {
         let n = cx.topo.num_switches();
         match ft {
-            Some(ft) => {
-                ft.load_block(cx.lfts, b, n, &mut self.hblk);
-                self.blk_at = None;
-            }
+            Some(_) => self.blk_at = None,
             None => self.load_bytes(cx, b),
         }
         if let Some(psl) = cx.path_sl {

@@ -3,7 +3,7 @@
 //! the turns it gathered per VL handed to the accumulator's set.
 
 use super::{
-    Acc, FastScratch, FastTables, LFT_BLOCK, Lid, UNKNOWN, UP, WalkCtx, far_of, next_of, out_of,
+    Acc, FastScratch, FastTables, Lid, PART, UNKNOWN, UP, WalkCtx, far_of, next_of, out_of,
 };
 
 impl Acc {
@@ -252,9 +252,9 @@ impl Acc {
     }
 }
 
-/// The `hop` entries toward `lid` of the loaded block `hblk` (`n`
+/// The `hop` entries toward `lid` of the loaded part `hblk` (`n`
 /// switches): the walk's column, and each switch's next hop.
 fn column(hblk: &[u32], n: usize, lid: Lid) -> &[u32] {
-    let j = lid as usize % LFT_BLOCK;
+    let j = lid as usize % PART;
     &hblk[j * n..(j + 1) * n]
 }
