@@ -34,7 +34,7 @@
 use super::super::topo::{Link, Topo};
 use super::super::updown;
 use super::{Acc, WalkCtx};
-use crate::model::Lid;
+use crate::model::{LFT_BLOCK, Lid};
 pub(crate) use entries::PART;
 
 mod dest;

@@ -3,7 +3,8 @@
 //! the turns it gathered per VL handed to the accumulator's set.
 
 use super::{
-    Acc, FastScratch, FastTables, Lid, PART, UNKNOWN, UP, WalkCtx, far_of, next_of, out_of,
+    Acc, FastScratch, FastTables, LFT_BLOCK, Lid, PART, UNKNOWN, UP, WalkCtx, far_of, next_of,
+    out_of,
 };
 
 impl Acc {
@@ -43,6 +44,9 @@ impl Acc {
         let (mut run_d, mut run_w) = (0u8, 0u64);
         // SLs of all sources, and of those that forward (not at `t`)
         let (mut all_sls, mut fwd_sls) = (0u16, 0u16);
+        let per_source = cx
+            .path_sl
+            .is_some_and(|p| p.has_more() || !sl0_column(&self.slblk, n, lid));
         let (mut walker, hist) = f.walker(ft, col, t);
         let mut failed = false;
         for &s in sources {
@@ -67,7 +71,7 @@ impl Acc {
                 }
                 (run_d, run_w) = (d, w);
             }
-            if cx.path_sl.is_some() {
+            if per_source {
                 let x = super::super::path_sls(cx, &self.slblk, n, s, lid);
                 all_sls |= x;
                 if s as usize != t {
@@ -83,6 +87,12 @@ impl Acc {
         if run_w > 0 {
             f.hist[usize::from(run_d)] += run_w;
             maxd = maxd.max(Some(run_d));
+        }
+        if cx.path_sl.is_some() && !per_source {
+            // every source on SL 0; only `t` has depth 0, so a source
+            // deeper than 0 forwards
+            all_sls = u16::from(maxd.is_some());
+            fwd_sls = u16::from(maxd > Some(0));
         }
         let turns = tgt.is_end || cx.all_paths;
         if turns && all_sls & ft.bad_sls != 0 {
@@ -250,6 +260,16 @@ impl Acc {
             }
         }
     }
+}
+
+/// Whether every switch's path toward `lid` is on SL 0 by the loaded
+/// block's path SLs `slblk` (`n` switches): one OR over the column, which
+/// vectorises, instead of an SL read per source in the walk's loop. With
+/// a CA on every switch every switch is a source of every CA LID, and
+/// only the few LIDs that take escape routes have other SLs.
+fn sl0_column(slblk: &[u8], n: usize, lid: Lid) -> bool {
+    let j = lid as usize % LFT_BLOCK;
+    slblk[j * n..(j + 1) * n].iter().fold(0, |a, &sl| a | sl) == 0
 }
 
 /// The `hop` entries toward `lid` of the loaded part `hblk` (`n`
