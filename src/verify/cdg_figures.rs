@@ -23,9 +23,12 @@ pub(super) struct CdgFigures {
 /// (`cdg::census`); otherwise it is built and searched. Without given
 /// ranks, `derived` (the verifier's own, orienting every link) proves it
 /// the same way when no turn of the masks goes down then up by them
-/// (`cdg_masks::no_down_up`): min-hop's tables on a fat tree, whose graph
-/// was built and searched for nothing. The figures are the same either
-/// way (`walk_fast_tests`, `cdg_census_tests`).
+/// (`cdg_masks::down_up_vls`): min-hop's tables on a fat tree, whose graph
+/// was built and searched for nothing. The proof holds VL by VL (no turn
+/// changes VL where the masks apply), so only the VLs it fails for are
+/// built and searched: with Dmodc's escape VLs, VL 0's up/down routes
+/// (most of the turns) are counted and the escape VLs built. The figures
+/// are the same either way (`walk_fast_tests`, `cdg_census_tests`).
 pub(super) fn cdg_figures(
     topo: &topo::Topo,
     cx: &walk::WalkCtx,
@@ -40,12 +43,23 @@ pub(super) fn cdg_figures(
         vls,
         cycles: Vec::new(),
     };
+    // the VLs proven acyclic, and their figures
+    let mut proven_vls = (0u16, (0, 0, 0));
     if fast && (proven || derived.is_some()) {
         let mut masks = acc.take_turn_masks();
-        if cdg_masks::add_turn_sets(topo, acc.turns.sets(), &mut masks)
-            && derived.is_none_or(|r| cdg_masks::no_down_up(topo, &masks, r, cx.guids))
-        {
-            return counted(cdg_masks::census_masks(topo, &masks));
+        if cdg_masks::add_turn_sets(topo, acc.turns.sets(), &mut masks) {
+            let bad = derived.map_or(0, |r| cdg_masks::down_up_vls(topo, &masks, r, cx.guids));
+            if bad == 0 {
+                return counted(cdg_masks::census_masks(topo, &masks));
+            }
+            let (rest, good): (cdg_masks::TurnMasks, cdg_masks::TurnMasks) = masks
+                .into_iter()
+                .partition(|(vl, _)| bad & 1 << (vl & 15) != 0);
+            proven_vls = (
+                good.iter().fold(0u16, |m, (vl, _)| m | 1 << (vl & 15)),
+                cdg_masks::census_masks(topo, &good),
+            );
+            masks = rest;
         }
         // the masks may hold the exact pass's turns now too: flushed into
         // the sets that have them, they change nothing
@@ -54,16 +68,18 @@ pub(super) fn cdg_figures(
     if fast {
         acc.flush_fast(cx);
     }
-    let turns = std::mem::replace(&mut acc.turns, cdg::TurnSets::new(0)).sorted();
+    let mut turns = std::mem::replace(&mut acc.turns, cdg::TurnSets::new(0)).sorted();
+    turns.retain(|((vl, _), _)| proven_vls.0 & 1 << (vl & 15) == 0);
     if proven {
         return counted(cdg::census(topo, &turns));
     }
     let graph = cdg::Cdg::build(topo, &turns);
     let (_, cycles) = graph.cycles();
+    let (channels, edges, vls) = proven_vls.1;
     CdgFigures {
-        channels: graph.nodes.len(),
-        edges: graph.num_edges(),
-        vls: graph.nodes.iter().fold(0u16, |m, c| m | 1 << c.vl),
+        channels: channels + graph.nodes.len(),
+        edges: edges + graph.num_edges(),
+        vls: graph.nodes.iter().fold(vls, |m, c| m | 1 << c.vl),
         cycles,
     }
 }

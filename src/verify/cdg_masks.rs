@@ -92,20 +92,24 @@ pub(crate) fn census_masks(topo: &Topo, masks: &TurnMasks) -> (usize, usize, u16
     (used.count_ones(..), edges, vls)
 }
 
-/// Whether no turn in `masks` goes down then up by `ranks` (and `guids`,
-/// [`updown::is_up`]'s tie-break): per switch, the out ports whose link
+/// The VLs of `masks` (a bit set) with a turn that goes down then up by
+/// `ranks` (and `guids`, [`updown::is_up`]'s tie-break), every VL when a
+/// switch has more than 64 ports: per switch, the out ports whose link
 /// goes up against the in ports whose link came down — one AND per out
 /// port instead of [`updown::is_violation`] per turn. With
 /// [`updown::orients_every_link`] on the same ranks this proves the graph
-/// of `masks` acyclic (Autonet §6.6.1), whatever the ranks' origin: the
-/// verifier's own ranking of a fabric routed without ranks (min-hop).
-pub(crate) fn no_down_up(topo: &Topo, masks: &TurnMasks, ranks: &[u32], guids: &[u64]) -> bool {
+/// of each other VL acyclic (Autonet §6.6.1; no turn changes VL where the
+/// masks apply), whatever the ranks' origin: the verifier's own ranking
+/// of a fabric routed without ranks (min-hop), or VL 0 of Dmodc's tables
+/// whose escape routes take the other VLs.
+pub(crate) fn down_up_vls(topo: &Topo, masks: &TurnMasks, ranks: &[u32], guids: &[u64]) -> u16 {
     let r = |s: usize| ranks.get(s).copied().unwrap_or(u32::MAX);
-    (0..topo.num_switches()).all(|s| {
+    let mut bad = 0u16;
+    for s in 0..topo.num_switches() {
         let b = topo.base[s] as usize;
         let ports = &topo.link[b..b + topo.num_ports(s)];
         if ports.len() > 64 {
-            return false;
+            return u16::MAX;
         }
         let (mut up_out, mut down_in) = (0u64, 0u64);
         for (p, l) in ports.iter().enumerate() {
@@ -119,16 +123,17 @@ pub(crate) fn no_down_up(topo: &Topo, masks: &TurnMasks, ranks: &[u32], guids: &
                 }
             }
         }
-        masks.iter().all(|(_, m)| {
+        for (vl, m) in masks {
             let mut o = up_out;
             while o != 0 {
                 let p = o.trailing_zeros() as usize;
                 o &= o - 1;
                 if m[b + p] & down_in != 0 {
-                    return false;
+                    bad |= 1 << (vl & 15);
+                    break;
                 }
             }
-            true
-        })
-    })
+        }
+    }
+    bad
 }
