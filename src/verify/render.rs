@@ -1,10 +1,9 @@
 //! Turns the pass's records (switch indices, LIDs) into [`Finding`]s that
-//! name switches by GUID and description, and renders a [`Verdict`] as text.
+//! name switches by GUID and description (the verdict's text is
+//! `verdict.rs`'s).
 
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
-use super::Verdict;
 use super::cdg::Channel;
 use super::finding::{Code, Finding, Hop};
 use super::topo::Topo;
@@ -268,62 +267,5 @@ impl Renderer<'_> {
                 f
             })
             .collect()
-    }
-}
-
-impl Verdict {
-    /// The human rendering: each finding, then a summary line.
-    pub fn render(&self) -> String {
-        let mut s = String::new();
-        for f in &self.findings {
-            let _ = write!(s, "{f}");
-        }
-        for (code, &n) in &self.counts {
-            let shown = self
-                .findings
-                .iter()
-                .filter(|f| f.code.as_str() == code)
-                .count() as u64;
-            if n > shown {
-                let _ = writeln!(s, "{code}: {} more not shown", n - shown);
-            }
-        }
-        let st = &self.stats;
-        let _ = writeln!(
-            s,
-            "checked {} switches, {} CA LIDs, {} switch LIDs, {} CA pairs; max {} switch hops; CDG {} channels, {} edges, {} VL(s)",
-            st.switches,
-            st.ca_lids,
-            st.switch_lids,
-            st.ca_pairs,
-            st.max_hops,
-            st.cdg_channels,
-            st.cdg_edges,
-            st.vls_used
-        );
-        if self.counts.is_empty() {
-            s.push_str("clean: all routes delivered, no loops, no credit loops");
-            if st.up_down_checked {
-                s.push_str(", up/down respected");
-            }
-            s.push('\n');
-        } else {
-            let parts: Vec<String> = self
-                .counts
-                .iter()
-                .map(|(c, n)| format!("{c}: {n}"))
-                .collect();
-            let _ = writeln!(
-                s,
-                "{}: {}",
-                if self.is_clean() {
-                    "warnings"
-                } else {
-                    "FAILED"
-                },
-                parts.join(", ")
-            );
-        }
-        s
     }
 }

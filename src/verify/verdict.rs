@@ -1,7 +1,8 @@
 //! What [`super::verify_tables`] returns: findings with their counts per
-//! code, and the figures of the pass for reports.
+//! code, and the figures of the pass for reports; and its text.
 
 use std::collections::BTreeMap;
+use std::fmt::Write;
 
 use serde::Serialize;
 
@@ -74,5 +75,62 @@ impl Verdict {
                 self.findings.push(f);
             }
         }
+    }
+}
+
+impl Verdict {
+    /// The human rendering: each finding, then a summary line.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        for f in &self.findings {
+            let _ = write!(s, "{f}");
+        }
+        for (code, &n) in &self.counts {
+            let shown = self
+                .findings
+                .iter()
+                .filter(|f| f.code.as_str() == code)
+                .count() as u64;
+            if n > shown {
+                let _ = writeln!(s, "{code}: {} more not shown", n - shown);
+            }
+        }
+        let st = &self.stats;
+        let _ = writeln!(
+            s,
+            "checked {} switches, {} CA LIDs, {} switch LIDs, {} CA pairs; max {} switch hops; CDG {} channels, {} edges, {} VL(s)",
+            st.switches,
+            st.ca_lids,
+            st.switch_lids,
+            st.ca_pairs,
+            st.max_hops,
+            st.cdg_channels,
+            st.cdg_edges,
+            st.vls_used
+        );
+        if self.counts.is_empty() {
+            s.push_str("clean: all routes delivered, no loops, no credit loops");
+            if st.up_down_checked {
+                s.push_str(", up/down respected");
+            }
+            s.push('\n');
+        } else {
+            let parts: Vec<String> = self
+                .counts
+                .iter()
+                .map(|(c, n)| format!("{c}: {n}"))
+                .collect();
+            let _ = writeln!(
+                s,
+                "{}: {}",
+                if self.is_clean() {
+                    "warnings"
+                } else {
+                    "FAILED"
+                },
+                parts.join(", ")
+            );
+        }
+        s
     }
 }

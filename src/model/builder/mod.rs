@@ -1,11 +1,12 @@
-//! Builds a [`Fabric`] in one pass: add nodes, set ports, connect cables.
+//! Builds a [`Fabric`](super::Fabric) in one pass: add nodes, set ports, connect cables.
 
+mod freeze;
 mod rebuild;
 
 use rayon::prelude::*;
 use thiserror::Error;
 
-use super::fabric::{Fabric, Node, NodeKind, Peer, Port};
+use super::fabric::{Node, NodeKind, Peer, Port};
 use super::ids::{Guid, NodeIdx, PortNum};
 use crate::model::GuidMap;
 
@@ -58,7 +59,7 @@ pub enum Linked {
 
 /// Accumulates nodes and cables; [`FabricBuilder::build`] freezes them.
 ///
-/// Ports live in one flat vector, as in [`Fabric`]: node `n`'s ports
+/// Ports live in one flat vector, as in [`Fabric`](super::Fabric): node `n`'s ports
 /// 0..=num_ports from `port_start[n]` (issue 17: a vector per node was
 /// 30,528 allocations for the 27,648-host RLFT and a copy of every port at
 /// `build`). A node that grows ([`FabricBuilder::add_ports`]) and is not the
@@ -280,65 +281,6 @@ impl FabricBuilder {
         self.port_mut(a, pa)?.peer = Some(want_a);
         self.port_mut(b, pb)?.peer = Some(want_b);
         Ok(Linked::New)
-    }
-
-    /// Freezes the fabric. Switch ports inherit the port-0 GUID (the node
-    /// GUID when the input gave none), as on real switches.
-    pub fn build(mut self) -> Fabric {
-        let total = self.nodes.iter().map(|n| n.num_ports as usize + 1).sum();
-        if self.ports.len() != total {
-            self.compact(total);
-        }
-        let mut port_start = self.port_start;
-        port_start.push(self.ports.len() as u32);
-        let mut ports = self.ports;
-        let mut switches = Vec::new();
-        let mut switch_of = Vec::with_capacity(self.nodes.len());
-        let mut by_port_guid =
-            GuidMap::with_capacity_and_hasher(self.nodes.len(), Default::default());
-        for (i, node) in self.nodes.iter().enumerate() {
-            let n = NodeIdx(i as u32);
-            let node_ports = &mut ports[port_start[i] as usize..port_start[i + 1] as usize];
-            if node.kind == NodeKind::Switch {
-                switch_of.push(switches.len() as u32);
-                switches.push(n);
-                let g = if node_ports[0].guid.0 == 0 {
-                    node.guid
-                } else {
-                    node_ports[0].guid
-                };
-                node_ports.iter_mut().for_each(|p| p.guid = g);
-                by_port_guid.insert(g, (n, 0));
-            } else {
-                switch_of.push(u32::MAX);
-                for (p, port) in node_ports.iter().enumerate().skip(1) {
-                    if port.guid.0 != 0 {
-                        by_port_guid.entry(port.guid).or_insert((n, p as PortNum));
-                    }
-                }
-            }
-        }
-        Fabric {
-            nodes: self.nodes,
-            port_start,
-            ports,
-            switches,
-            switch_of,
-            by_guid: self.by_guid,
-            by_port_guid,
-        }
-    }
-
-    /// Drops the slots [`FabricBuilder::add_ports`] left behind: every
-    /// node's ports in node order, contiguous.
-    fn compact(&mut self, total: usize) {
-        let mut ports = Vec::with_capacity(total);
-        for i in 0..self.nodes.len() {
-            let range = self.port_range(NodeIdx(i as u32));
-            self.port_start[i] = ports.len() as u32;
-            ports.extend_from_slice(&self.ports[range]);
-        }
-        self.ports = ports;
     }
 }
 

@@ -16,6 +16,7 @@ use serde_saphyr::{Location, Spanned};
 use crate::error::{ParseError, Result};
 use crate::model::{Fabric, Lid};
 
+mod build;
 mod ports;
 mod topology;
 mod values;
