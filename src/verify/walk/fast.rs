@@ -80,8 +80,8 @@ pub(crate) struct FastTables {
     /// 13 | UP | far port << 6 | p`, or `NONE` when the port does not lead
     /// to a switch or is beyond the switch's. A fixed stride rather than
     /// the flat port numbering saves the per-switch base lookup of every
-    /// hop. Blocks of the tables are loaded as these entries
-    /// ([`FastTables::load_block`]).
+    /// hop. Parts of the tables' blocks are loaded as these entries
+    /// ([`FastTables::load_part`]).
     hop: Vec<u32>,
     /// Source weight of each switch toward a CA LID (its end ports, plus
     /// the switch itself with `all_paths`), before the destination's own.

@@ -68,10 +68,10 @@ pub(crate) struct Acc {
     /// Which block `blk` holds: with the fast path it is loaded only when
     /// a destination of the block takes the exact pass.
     blk_at: Option<usize>,
-    /// The current block as the fast path's `hop` entries (LID-major like
-    /// `blk`; `fast/entries.rs`).
+    /// The current part of the block ([`PART`] LIDs) as the fast path's
+    /// `hop` entries (LID-major like `blk`; `fast/entries.rs`).
     hblk: Vec<u32>,
-    /// The path SLs of the same block, transposed alike (with a VL plan):
+    /// The path SLs of the whole block, transposed alike (with a VL plan):
     /// read per source switch and destination, row-major they cost a
     /// cache miss each (88 M on the 27,648-host RLFT with a CA on every
     /// switch).

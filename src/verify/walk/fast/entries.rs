@@ -95,7 +95,7 @@ mod tests {
     use crate::model::LFT_BLOCK;
 
     /// Every switch count modulo 8 and every byte value (0xFF included):
-    /// the loaded block is the `hop` row of each entry, read one by one.
+    /// each loaded part is the `hop` row of each entry, read one by one.
     #[test]
     fn block_is_the_hop_entries_of_the_tables() {
         for n in [1, 7, 8, 9, 16, 21] {
