@@ -43,8 +43,8 @@ pub(super) fn cdg_figures(
         vls,
         cycles: Vec::new(),
     };
-    // the VLs proven acyclic, and their figures
-    let mut proven_vls = (0u16, (0, 0, 0));
+    // the VLs proven acyclic one by one, and their figures
+    let (mut counted_vls, mut counted_figures) = (0u16, (0, 0, 0));
     if fast && (proven || derived.is_some()) {
         let mut masks = acc.take_turn_masks();
         if cdg_masks::add_turn_sets(topo, acc.turns.sets(), &mut masks) {
@@ -55,10 +55,8 @@ pub(super) fn cdg_figures(
             let (rest, good): (cdg_masks::TurnMasks, cdg_masks::TurnMasks) = masks
                 .into_iter()
                 .partition(|(vl, _)| bad & 1 << (vl & 15) != 0);
-            proven_vls = (
-                good.iter().fold(0u16, |m, (vl, _)| m | 1 << (vl & 15)),
-                cdg_masks::census_masks(topo, &good),
-            );
+            counted_vls = good.iter().fold(0, |m, (vl, _)| m | 1 << (vl & 15));
+            counted_figures = cdg_masks::census_masks(topo, &good);
             masks = rest;
         }
         // the masks may hold the exact pass's turns now too: flushed into
@@ -69,13 +67,13 @@ pub(super) fn cdg_figures(
         acc.flush_fast(cx);
     }
     let mut turns = std::mem::replace(&mut acc.turns, cdg::TurnSets::new(0)).sorted();
-    turns.retain(|((vl, _), _)| proven_vls.0 & 1 << (vl & 15) == 0);
+    turns.retain(|((vl, _), _)| counted_vls & 1 << (vl & 15) == 0);
     if proven {
         return counted(cdg::census(topo, &turns));
     }
     let graph = cdg::Cdg::build(topo, &turns);
     let (_, cycles) = graph.cycles();
-    let (channels, edges, vls) = proven_vls.1;
+    let (channels, edges, vls) = counted_figures;
     CdgFigures {
         channels: channels + graph.nodes.len(),
         edges: edges + graph.num_edges(),

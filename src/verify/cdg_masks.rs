@@ -124,6 +124,9 @@ pub(crate) fn down_up_vls(topo: &Topo, masks: &TurnMasks, ranks: &[u32], guids: 
             }
         }
         for (vl, m) in masks {
+            if bad & 1 << (vl & 15) != 0 {
+                continue;
+            }
             let mut o = up_out;
             while o != 0 {
                 let p = o.trailing_zeros() as usize;
