@@ -27,6 +27,7 @@ mod diversity;
 mod memo;
 mod perms;
 mod report;
+mod slide;
 mod table;
 mod walker;
 pub use diversity::{PathDiversity, path_diversity};

@@ -149,8 +149,16 @@ where
 }
 
 /// Every shift permutation i → i+k mod N, k = 1..N−1
-/// (`per_shift[k−1]` is shift k).
+/// (`per_shift[k−1]` is shift k): by sliding windows when the order's
+/// leaf runs are long (`slide.rs`), otherwise pair by pair.
 pub(crate) fn shifts(w: &Walker) -> Vec<PermLoad> {
+    if super::slide::pays(w) {
+        return super::slide::shifts(w, super::slide::CHUNK);
+    }
+    shifts_pair_by_pair(w)
+}
+
+pub(super) fn shifts_pair_by_pair(w: &Walker) -> Vec<PermLoad> {
     let n = w.lid.len();
     // i + k < 2N: one subtraction instead of a division per pair.
     permutations(w, n.saturating_sub(1), |p, i| {

@@ -121,3 +121,46 @@ fn a_repeated_end_port_is_counted_not_assumed() {
     }
     assert_eq!(most, 2, "the shared switch → CA link carries two pairs");
 }
+
+/// The sliding-window shifts against pair by pair, chunk lengths from one
+/// shift (every chunk loaded in full) to all of them, in node orders whose
+/// leaf runs are long (the topological order), broken (reversed halves)
+/// and single nodes (interleaved leaves), on tables that deliver, loop and
+/// hit holes.
+#[test]
+fn sliding_shift_windows_match_pair_by_pair() {
+    let f = ring();
+    let lids = LidMap::new(&f).unwrap();
+    let topo = topological_nodes(&f);
+    let n = topo.len();
+    let mut halves = topo.clone();
+    halves[..n / 2].reverse();
+    let interleaved: Vec<_> = (0..n).map(|i| topo[(i % 2) * (n / 2) + i / 2]).collect();
+    let (mut loops, mut holes, mut peak, mut drops) = (0, 0, 0, 0);
+    for seed in 0..12 {
+        let t = random_tables(&f, seed);
+        for nodes in [&topo, &halves, &interleaved] {
+            let mut w = Walker::new(&f, &lids, &t, nodes, 64);
+            if seed % 2 == 1 {
+                w.memoize();
+            }
+            let want = super::perms::shifts_pair_by_pair(&w);
+            for chunk in [1, 3, 7, n] {
+                assert_eq!(super::slide::shifts(&w, chunk), want, "seed {seed}");
+            }
+            loops += want.iter().map(|p| p.over_hop_limit).sum::<u64>();
+            holes += want.iter().map(|p| p.unrouted).sum::<u64>();
+            peak = peak.max(want.iter().map(|p| p.max_switch).max().unwrap());
+            drops += want
+                .windows(2)
+                .filter(|p| p[1].max_switch < p[0].max_switch)
+                .count();
+        }
+    }
+    assert!(loops > 0 && holes > 0, "{loops} looping, {holes} unrouted");
+    assert!(
+        drops > 0,
+        "the largest load falls from one shift to the next"
+    );
+    assert!(peak >= 3, "some shift crowds a link ({peak})");
+}

@@ -1,0 +1,190 @@
+//! The shift permutations by sliding windows (issue 17: `report --pattern
+//! shift` on 11,664 hosts in under a second).
+//!
+//! Shift k sends order node i to i + k mod N. Destination-based tables give
+//! every node of a *run* — consecutive order nodes on one leaf switch — the
+//! leaf's route to its destination, so the run [a, b) loads the links of
+//! the leaf's routes to the window of destinations a + k … b − 1 + k. From
+//! shift k to k + 1 each window loses destination a + k and gains b + k:
+//! two routes per run instead of one per node. With the node order of a
+//! fat tree (a leaf's hosts consecutive) that is 2 × 648 routes per shift
+//! on the 11,664-host RLFT instead of 11,664.
+//!
+//! The largest load is kept exact under increments and decrements by a
+//! histogram of the loads (a slot at the maximum that goes down leaves the
+//! maximum or one below it occupied), so no shift scans the slots. Shifts
+//! are cut into fixed chunks, each loaded in full at its first shift and
+//! slid from there: the loads are the same integers whatever the chunking
+//! or the thread count.
+
+use rayon::prelude::*;
+
+use super::perms::PermLoad;
+use super::walker::{Fate, Walker};
+
+/// Shifts per chunk: one full load (N routes) per chunk costs as much as
+/// sliding N / 2R shifts, a few per cent of a chunk on a fat tree.
+pub(super) const CHUNK: usize = 256;
+
+/// Whether sliding pays: with runs as short as a node or two, the two
+/// routes a run changes per shift are as many as the pairs.
+pub(super) fn pays(w: &Walker) -> bool {
+    w.distinct_ends && runs(w).len() * 4 <= w.lid.len()
+}
+
+/// Maximal runs of consecutive order nodes on the same leaf switch.
+fn runs(w: &Walker) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (i, &leaf) in w.leaf.iter().enumerate() {
+        match out.last_mut() {
+            Some((a, b)) if w.leaf[*a] == leaf && *b == i => *b = i + 1,
+            _ => out.push((i, i + 1)),
+        }
+    }
+    out
+}
+
+/// Every shift k = 1..N−1 (`[k − 1]` is shift k), as the pair-by-pair pass
+/// gives them; needs distinct end ports (the host-link shortcut).
+pub(super) fn shifts(w: &Walker, chunk: usize) -> Vec<PermLoad> {
+    debug_assert!(w.distinct_ends);
+    let n = w.lid.len();
+    let runs = runs(w);
+    let firsts: Vec<usize> = (1..n).step_by(chunk.max(1)).collect();
+    firsts
+        .into_par_iter()
+        .flat_map_iter(|k0| {
+            let last = (k0 + chunk).min(n);
+            let mut s = Slider::new(w, n);
+            s.load_shift(&runs, k0);
+            let mut out = Vec::with_capacity(last - k0);
+            out.push(s.figures());
+            for k in k0 + 1..last {
+                s.slide(&runs, k);
+                out.push(s.figures());
+            }
+            out
+        })
+        .collect()
+}
+
+/// The loads of one shift, kept exact as routes come and go.
+struct Slider<'w> {
+    w: &'w Walker<'w>,
+    n: usize,
+    load: Vec<u32>,
+    /// `hist[v]`: slots with load v.
+    hist: Vec<u32>,
+    max: u32,
+    delivered: u64,
+    unrouted: u64,
+    over_hop_limit: u64,
+    /// Walk buffers when the routes are not memoized.
+    path: Vec<u32>,
+    path2: Vec<u32>,
+}
+
+impl<'w> Slider<'w> {
+    fn new(w: &'w Walker<'w>, n: usize) -> Self {
+        let slots = w.switch_slots();
+        let mut hist = vec![0; n + 1];
+        hist[0] = slots as u32;
+        Slider {
+            w,
+            n,
+            load: vec![0; slots],
+            hist,
+            max: 0,
+            delivered: 0,
+            unrouted: 0,
+            over_hop_limit: 0,
+            path: Vec::new(),
+            path2: Vec::new(),
+        }
+    }
+
+    /// Loads shift `k` pair by pair.
+    fn load_shift(&mut self, runs: &[(usize, usize)], k: usize) {
+        let (w, mut path) = (self.w, std::mem::take(&mut self.path));
+        for &(a, b) in runs {
+            for i in a..b {
+                let (fate, slots) = w.route(w.leaf[a], (i + k) % self.n, &mut path);
+                self.tally(fate, slots, true);
+            }
+        }
+        self.path = path;
+    }
+
+    /// From shift `k − 1` to shift `k`: each run's window drops its first
+    /// destination and takes the one past its end. The two routes leave
+    /// the same leaf, and the links they share at the start (on a fat tree
+    /// often the first: the same port for the same place on the next leaf)
+    /// are left as they are. The dropped route goes first, so no load ever
+    /// exceeds the N pairs of a shift.
+    fn slide(&mut self, runs: &[(usize, usize)], k: usize) {
+        let w = self.w;
+        let mut gone_path = std::mem::take(&mut self.path);
+        let mut come_path = std::mem::take(&mut self.path2);
+        for &(a, b) in runs {
+            let leaf = w.leaf[a];
+            let (gone, gone_slots) = w.route(leaf, (a + k - 1) % self.n, &mut gone_path);
+            let (come, come_slots) = w.route(leaf, (b - 1 + k) % self.n, &mut come_path);
+            let shared = match (gone, come) {
+                (Fate::Delivered { .. }, Fate::Delivered { .. }) => gone_slots
+                    .iter()
+                    .zip(come_slots)
+                    .take_while(|(g, c)| g == c)
+                    .count(),
+                _ => 0,
+            };
+            self.tally(gone, &gone_slots[shared..], false);
+            self.tally(come, &come_slots[shared..], true);
+        }
+        self.path = gone_path;
+        self.path2 = come_path;
+    }
+
+    /// Adds (or takes away) one route's pair and the loads of `slots`.
+    fn tally(&mut self, fate: Fate, slots: &[u32], add: bool) {
+        let count = |c: &mut u64| if add { *c += 1 } else { *c -= 1 };
+        match fate {
+            Fate::Delivered { .. } => {
+                count(&mut self.delivered);
+                if add {
+                    slots.iter().for_each(|&s| self.up(s as usize));
+                } else {
+                    slots.iter().for_each(|&s| self.down(s as usize));
+                }
+            }
+            Fate::Unrouted => count(&mut self.unrouted),
+            Fate::OverHopLimit => count(&mut self.over_hop_limit),
+        }
+    }
+
+    fn up(&mut self, s: usize) {
+        let v = &mut self.load[s];
+        self.hist[*v as usize] -= 1;
+        *v += 1;
+        self.hist[*v as usize] += 1;
+        self.max = self.max.max(*v);
+    }
+
+    fn down(&mut self, s: usize) {
+        let v = &mut self.load[s];
+        self.hist[*v as usize] -= 1;
+        *v -= 1;
+        self.hist[*v as usize] += 1;
+        if self.hist[self.max as usize] == 0 {
+            self.max -= 1;
+        }
+    }
+
+    fn figures(&self) -> PermLoad {
+        PermLoad {
+            max_switch: self.max,
+            max_host: u32::from(self.delivered > 0),
+            unrouted: self.unrouted,
+            over_hop_limit: self.over_hop_limit,
+        }
+    }
+}
