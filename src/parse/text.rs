@@ -3,14 +3,20 @@
 
 use crate::model::MLID_BASE;
 
-/// Lines of `text` (with their `\n`) and the byte offset each starts at,
-/// for [`crate::ParseError::at`].
+/// Lines of `text` (with their `\n`, as `split_inclusive` gives them) and
+/// the byte offset each starts at, for [`crate::ParseError::at`]. The
+/// newlines are found by `memchr`'s vector search: a 1.4 GB LFT dump is
+/// 24 M lines.
 pub fn lines_at(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.split_inclusive('\n').scan(0, |offset, line| {
-        let start = *offset;
-        *offset += line.len();
-        Some((start, line))
-    })
+    let last = (!text.is_empty() && !text.ends_with('\n')).then_some(text.len());
+    memchr::memchr_iter(b'\n', text.as_bytes())
+        .map(|i| i + 1)
+        .chain(last)
+        .scan(0, move |start, end| {
+            let line = (*start, &text[*start..end]);
+            *start = end;
+            Some(line)
+        })
 }
 
 /// Whitespace-separated tokens with their byte offsets.

@@ -48,7 +48,28 @@ fn cuts(text: &str, from: usize, step: usize) -> Vec<usize> {
 }
 
 fn memchr_newline(b: &[u8]) -> Option<usize> {
-    b.iter().position(|&c| c == b'\n')
+    memchr::memchr(b'\n', b)
+}
+
+/// The lines of `piece` as `split('\n')` gives them (`keep_last_empty`)
+/// or `split_terminator('\n')`, the line feeds found by `memchr`'s vector
+/// search rather than `str::split`'s byte-at-a-time one.
+fn split_lines(piece: &str, keep_last_empty: bool) -> impl Iterator<Item = &str> {
+    let mut feeds = memchr::memchr_iter(b'\n', piece.as_bytes());
+    let (mut start, mut done) = (0, false);
+    std::iter::from_fn(move || match feeds.next() {
+        Some(i) => {
+            let line = &piece[start..i];
+            start = i + 1;
+            Some(line)
+        }
+        None if done => None,
+        None => {
+            done = true;
+            let rest = &piece[start..];
+            (keep_last_empty || !rest.is_empty()).then_some(rest)
+        }
+    })
 }
 
 /// Classifies the lines of `text[start..end]` into `out` (emptied first,
@@ -57,11 +78,7 @@ fn memchr_newline(b: &[u8]) -> Option<usize> {
 /// feed, as `str::split` does for the whole file.
 fn classify_range<'a>(text: &'a str, start: usize, end: usize, out: &mut Vec<Classified<'a>>) {
     let piece = &text[start..end];
-    let lines: Box<dyn Iterator<Item = &str>> = if end == text.len() {
-        Box::new(piece.split('\n'))
-    } else {
-        Box::new(piece.split_terminator('\n'))
-    };
+    let lines = split_lines(piece, end == text.len());
     let mut off = start;
     out.clear();
     out.reserve(piece.len() / 48);
@@ -154,6 +171,16 @@ mod tests {
         })
         .unwrap();
         out
+    }
+
+    #[test]
+    fn memchr_lines_are_the_split_lines() {
+        for t in ["", "\n", "a", "a\n", "a\nb", "\n\nab\r\n c\n\n", "x\ny\n"] {
+            let all: Vec<_> = split_lines(t, true).collect();
+            assert_eq!(all, t.split('\n').collect::<Vec<_>>(), "{t:?}");
+            let term: Vec<_> = split_lines(t, false).collect();
+            assert_eq!(term, t.split_terminator('\n').collect::<Vec<_>>(), "{t:?}");
+        }
     }
 
     #[test]

@@ -149,10 +149,8 @@ pub(super) fn parse_range(name: &str, text: &str, start: usize, end: usize) -> R
         lid_guids: Vec::new(),
     };
     let mut cur: Option<Block> = None;
-    let mut offset = start;
-    for raw in text[start..end].split_inclusive('\n') {
-        let at = offset;
-        offset += raw.len();
+    for (at, raw) in super::text::lines_at(&text[start..end]) {
+        let at = start + at;
         let line = raw.trim_end_matches(['\n', '\r']);
         let err =
             |expected: &str| -> Error { ParseError::at(name, text, at, 1, expected, "").into() };
