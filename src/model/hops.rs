@@ -41,7 +41,7 @@ impl SwitchHops {
         &self.d[x * self.n..(x + 1) * self.n]
     }
 
-    /// Hops between switches `a` and `b` (dense [`SwIdx`] values;
+    /// Hops between switches `a` and `b` (dense [`SwIdx`](crate::model::SwIdx) values;
     /// [`NO_HOPS`] when disconnected).
     #[inline]
     pub fn get(&self, a: usize, b: usize) -> u8 {

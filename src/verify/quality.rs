@@ -4,7 +4,7 @@
 //! counts. Read from the tables only, like the rest of `verify`.
 //!
 //! Two passes share one walker over the flat switch-port arrays of
-//! [`Topo`] (`formats/quality-report.md` gives the costs):
+//! `Topo` (`formats/quality-report.md` gives the costs):
 //! * permutations are traced pair by pair, one permutation per rayon task,
 //!   with a reused load vector; the result is collected in permutation
 //!   order, so it does not depend on the thread count;

@@ -35,7 +35,7 @@ pub struct Stats {
     pub up_down_checked: bool,
 }
 
-/// The result of [`verify_tables`].
+/// The result of [`verify_tables`](super::verify_tables).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Verdict {
     /// The first findings of each code, ordered by code then LID.

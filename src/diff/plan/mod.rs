@@ -8,7 +8,7 @@
 //! changes only the entries a fault touches; this module makes sure the
 //! change can be uploaded without a forwarding loop or a credit loop on
 //! the way: all at once when the union of every mixture is safe, else in
-//! phases ([`phases`]), else it names the cycle that stops it.
+//! phases (`phases`), else it names the cycle that stops it.
 //!
 //! Model: the fabric is the topology given with `--plan` (the one the
 //! upload runs on); tables are matched to its switches by GUID, entries

@@ -2,8 +2,8 @@
 //! `formats/ibnetdiscover.md`, `formats/ibsim-net.md`).
 //!
 //! One pass over the lines collects borrowed node and port records
-//! ([`records`]); peers are named before their own record appears, so the
-//! fabric is assembled once every record is known ([`build`]), checking that
+//! (`records`); peers are named before their own record appears, so the
+//! fabric is assembled once every record is known (`build`), checking that
 //! the two copies of each link agree.
 
 mod batches;

@@ -72,9 +72,9 @@ fn entry_fast(line: &str) -> Option<(Lid, u8, Option<&str>)> {
     if !(1..=4).contains(&hex) || b.get(hex) != Some(&b' ') {
         return None;
     }
-    let lid = b[..hex]
-        .iter()
-        .fold(0u16, |v, &c| v << 4 | (c as char).to_digit(16).unwrap_or(0) as u16);
+    let lid = b[..hex].iter().fold(0u16, |v, &c| {
+        v << 4 | (c as char).to_digit(16).unwrap_or(0) as u16
+    });
     let p = &b[hex + 1..];
     let digits = p.iter().take_while(|c| c.is_ascii_digit()).count();
     if !(1..=3).contains(&digits) {

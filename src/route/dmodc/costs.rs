@@ -1,4 +1,4 @@
-//! Costs c[s][t] and dividers Π_s: Procedure 1 of the Dmodc paper (§3.2,
+//! Costs `c[s][t]` and dividers Π_s: Procedure 1 of the Dmodc paper (§3.2,
 //! §3.3), one parallel step and one barrier per rank.
 //!
 //! The paper pushes values from each switch to its neighbours; here each
@@ -35,7 +35,7 @@ impl Costs {
         &self.c[s * self.n..(s + 1) * self.n]
     }
 
-    /// c[s][t].
+    /// `c[s][t]`.
     pub fn get(&self, s: usize, t: usize) -> u8 {
         self.c[s * self.n + t]
     }

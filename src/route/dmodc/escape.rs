@@ -1,5 +1,5 @@
 //! Escape routes: the entries of switches that have no up–down path to a
-//! target switch (c[s][t] = ∞).
+//! target switch (`c[s][t]` = ∞).
 //!
 //! Dmodc's formulas route only along up–down paths (§3.4), and its
 //! validity rule (§4.1) asks every leaf to reach every other leaf that way.
@@ -9,8 +9,8 @@
 //! top switches have no common ancestor. Their entries escape: every
 //! switch `s` without an up–down path to `t` forwards to a neighbour on a
 //! shortest path made of any hops followed by an up–down path, so the
-//! escape length e[s] is the least `1 + e[n]` over its neighbours `n`, with
-//! e[n] = c[n][t] on switches that have an up–down path. Escape hops
+//! escape length `e[s]` is the least `1 + e[n]` over its neighbours `n`, with
+//! `e[n]` = `c[n][t]` on switches that have an up–down path. Escape hops
 //! strictly shorten e and Dmodc's hops strictly shorten c, so no packet
 //! loops; switches with an up–down path never forward to one without
 //! (their candidates have finite costs), so escape entries serve only
@@ -30,12 +30,12 @@ pub struct Escape {
     /// an up–down path to `t`.
     col: Vec<u32>,
     /// Row-major `n × k` (row = switch, one column per target that needs
-    /// an escape): e[s] toward that target (INF: unreachable from `s`).
+    /// an escape): `e[s]` toward that target (INF: unreachable from `s`).
     len: Vec<u8>,
     k: usize,
 }
 
-/// The escape lengths e[·] toward one target: `e[s]` for switch `s`.
+/// The escape lengths `e[·]` toward one target: `e[s]` for switch `s`.
 #[derive(Clone, Copy, Debug)]
 pub struct Lengths<'a> {
     len: &'a [u8],
@@ -77,7 +77,7 @@ impl Escape {
         (col != u32::MAX).then_some(col as usize)
     }
 
-    /// e[s] toward every target that has escape lengths, by column.
+    /// `e[s]` toward every target that has escape lengths, by column.
     pub fn row(&self, s: usize) -> &[u8] {
         &self.len[s * self.k..(s + 1) * self.k]
     }
@@ -85,8 +85,8 @@ impl Escape {
 
 /// The targets some switch has no up–down path to, then their escape
 /// lengths: the shortest "any hops, then an up–down path" lengths, i.e.
-/// the fixed point of e[s] = min(c[s][t], min over neighbours n of
-/// e[n] + 1) — what Dial's algorithm seeded by the costs gives, one target
+/// the fixed point of `e[s]` = min(`c[s][t]`, min over neighbours n of
+/// `e[n]` + 1) — what Dial's algorithm seeded by the costs gives, one target
 /// at a time. Here all those targets go at once, row by row: each round
 /// relaxes a switch's row against its neighbours' rows (byte-wide, like
 /// Procedure 1's [`super::costs`]), and only rows next to a row that
@@ -150,7 +150,7 @@ fn relax(dst: &mut [u8], src: &[u8]) {
     }
 }
 
-/// `needs[t]`: some row has c[s][t] = ∞ (one sequential pass per row).
+/// `needs[t]`: some row has `c[s][t]` = ∞ (one sequential pass per row).
 fn targets_without_path(costs: &Costs) -> Vec<bool> {
     let n = costs.n;
     (0..n)

@@ -2,10 +2,10 @@
 //! switch (one LFT row) per task.
 //!
 //! (1) with the down-path variant of §3.2/§3.4: an up group is a candidate
-//! when c[Ω][t] < c[s][t]; a down group when the *down-path* cost of Ω to t
-//! is < c[s][t]; a same-rank group never. With BFS ranks every down-only
+//! when `c[Ω][t]` < `c[s][t]`; a down group when the *down-path* cost of Ω to t
+//! is < `c[s][t]`; a same-rank group never. With BFS ranks every down-only
 //! path from x to t is exactly rank(x) − rank(t) hops long, so the down-path
-//! cost of x is c[x][t] when c[x][t] = rank(x) − rank(t) and ∞ otherwise:
+//! cost of x is `c[x][t]` when `c[x][t]` = rank(x) − rank(t) and ∞ otherwise:
 //! no second matrix is needed. It follows that a switch with a down path to
 //! t ("down mode") has only down candidates and one without only up
 //! candidates, so every route is up*·down* (`formats/dmodc.md`).

@@ -10,15 +10,15 @@
 //! search per move. routec starts from an order of the channels instead:
 //! up*/down* over ranks counted from the leaves, which every up-then-down
 //! route agrees with, so on a fat tree every path goes on the base layer
-//! with no search at all ([`base`]; a routing that closes no cycle stays
+//! with no search at all (`base`; a routing that closes no cycle stays
 //! on one layer whatever its shape). The paths that disagree are placed
 //! one by one on the first further layer that takes all their dependencies
-//! without closing a cycle ([`pending`]), each layer kept acyclic by a
-//! dynamic topological order ([`order::Layer`]) seeded by [`fas`]. On the
+//! without closing a cycle (`pending`), each layer kept acyclic by a
+//! dynamic topological order (`order::Layer`) seeded by `fas`. On the
 //! production-like fabric of the benches 93 % of the paths take the base
 //! layer free, and layering takes 0.8 s where first fit over all layers
 //! took 13 s. Last, paths move from layers above the even share to lighter
-//! layers that take them with no search ([`balance`]), so the paths spread
+//! layers that take them with no search (`balance`), so the paths spread
 //! over the VLs used. The LFTs are never changed.
 //!
 //! Paths are those the verifier checks: from every switch with end ports

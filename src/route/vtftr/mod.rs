@@ -6,7 +6,7 @@
 //! routec is offline and knows the whole fault list, so it compiles the
 //! seed's steady-state routes (§2.1 step 3); the per-packet misroutes the
 //! seed makes around sudden faults (§2.1 steps 1–2) are an online switch
-//! mechanism with no LFT equivalent. Stages: [`recognise`] (+ [`grid`]) finds
+//! mechanism with no LFT equivalent. Stages: `recognise` (+ `grid`) finds
 //! the rows and columns (§1.2), [`classes`] the route class of every leaf
 //! pair (§2.1), [`tables`] the destination-based LFTs, [`vl`] the SLs and
 //! SL2VL tables of the escape channel (§2.3). Choices the seed leaves open

@@ -32,7 +32,7 @@ pub struct Dest {
 }
 
 /// Per LID, its destination leaf: the leaf of a host port, a leaf switch
-/// itself, or for a row or column switch the leaf [`root_dest`] names
+/// itself, or for a row or column switch the leaf `root_dest` names
 /// (`formats/vtftr.md`, "Switch LIDs").
 pub fn dests(fabric: &Fabric, lids: &LidMap, grid: &Grid) -> Vec<Option<Dest>> {
     let mut out = vec![None; lids.max_lid() as usize + 1];
