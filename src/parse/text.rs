@@ -31,3 +31,22 @@ pub fn parse_mlid(s: &str) -> Option<u16> {
     let v = u16::from_str_radix(hex, 16).ok()?;
     (MLID_BASE..0xFFFF).contains(&v).then_some(v)
 }
+
+#[cfg(test)]
+mod tests {
+    /// The memchr lines are `split_inclusive`'s, with their offsets.
+    #[test]
+    fn lines_at_are_the_inclusive_split_lines() {
+        for t in ["", "\n", "a", "a\n", "a\nb", "\n\nab\r\n c\n\n", "é\nü"] {
+            let mut at = 0;
+            let want: Vec<_> = t
+                .split_inclusive('\n')
+                .map(|l| {
+                    at += l.len();
+                    (at - l.len(), l)
+                })
+                .collect();
+            assert_eq!(super::lines_at(t).collect::<Vec<_>>(), want, "{t:?}");
+        }
+    }
+}
