@@ -21,9 +21,10 @@ use super::{Fate, Walker};
 /// 648 leaves × 11,664 nodes × 6 words = 45 M.
 pub(crate) const MEMO_WORDS: usize = 64 << 20;
 
-/// First word of an entry that holds no route.
-const UNROUTED: u32 = u32::MAX;
-const OVER_HOP_LIMIT: u32 = u32::MAX - 1;
+/// First word of an entry that holds no route (here and in `slide.rs`'s
+/// bands).
+pub(super) const UNROUTED: u32 = u32::MAX;
+pub(super) const OVER_HOP_LIMIT: u32 = u32::MAX - 1;
 
 /// Every route from a leaf is stored in a fixed-width entry of `width`
 /// words — its length, its switch-to-switch slots, the switch → CA slot —

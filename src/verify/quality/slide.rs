@@ -21,6 +21,7 @@
 
 use rayon::prelude::*;
 
+use super::memo::{OVER_HOP_LIMIT, UNROUTED};
 use super::perms::PermLoad;
 use super::walker::{Fate, Walker};
 
@@ -81,9 +82,6 @@ const BAND_WORDS: usize = 8 << 20;
 /// Entry width of a band: the length word and up to four switch links,
 /// every route of a 3-level fat tree.
 const BAND_WIDTH: usize = 5;
-
-const UNROUTED: u32 = u32::MAX;
-const OVER_HOP_LIMIT: u32 = u32::MAX - 1;
 
 /// The routes one chunk's slides drop and take, walked before the slides
 /// when there is no route memo (above its bound: the 27,648-host RLFT).
