@@ -53,7 +53,9 @@ fn memchr_newline(b: &[u8]) -> Option<usize> {
 
 /// The lines of `piece` as `split('\n')` gives them (`keep_last_empty`)
 /// or `split_terminator('\n')`, the line feeds found by `memchr`'s vector
-/// search rather than `str::split`'s byte-at-a-time one.
+/// search rather than `str::split`'s byte-at-a-time one. Not built on
+/// `parse::text::lines_at` (feeds kept, then stripped): that took `info` on
+/// 27,648 hosts from 0.101–0.114 s to 0.110–0.124 s (`perf stat -r 15`).
 fn split_lines(piece: &str, keep_last_empty: bool) -> impl Iterator<Item = &str> {
     let mut feeds = memchr::memchr_iter(b'\n', piece.as_bytes());
     let (mut start, mut done) = (0, false);

@@ -21,10 +21,9 @@ use super::{Fate, Walker};
 /// 648 leaves × 11,664 nodes × 6 words = 45 M.
 pub(crate) const MEMO_WORDS: usize = 64 << 20;
 
-/// First word of an entry that holds no route (here and in `slide.rs`'s
-/// bands).
-pub(super) const UNROUTED: u32 = u32::MAX;
-pub(super) const OVER_HOP_LIMIT: u32 = u32::MAX - 1;
+/// First word of an entry that holds no route.
+const UNROUTED: u32 = u32::MAX;
+const OVER_HOP_LIMIT: u32 = u32::MAX - 1;
 
 /// Every route from a leaf is stored in a fixed-width entry of `width`
 /// words — its length, its switch-to-switch slots, the switch → CA slot —
@@ -97,29 +96,49 @@ impl RouteMemo {
         let Some(r) = self.rows.get(row as usize) else {
             return (Fate::Unrouted, &[]);
         };
-        let e = &r[dst * self.width..(dst + 1) * self.width];
-        match e[0] {
-            UNROUTED => (Fate::Unrouted, &[]),
-            OVER_HOP_LIMIT => (Fate::OverHopLimit, &[]),
-            hops => {
-                let hops = hops as usize;
-                let down = e[1 + hops];
-                let path = &e[1..1 + hops];
-                (
-                    Fate::Delivered {
-                        hops: hops as u32,
-                        down,
-                    },
-                    path,
-                )
-            }
+        read_entry(&r[dst * self.width..(dst + 1) * self.width])
+    }
+}
+
+/// A stored route: its length word (or [`UNROUTED`], [`OVER_HOP_LIMIT`]),
+/// its switch-to-switch slots, the switch → CA slot. The memo's rows and
+/// `slide.rs`'s bands hold such entries.
+#[inline(always)]
+pub(super) fn read_entry(e: &[u32]) -> (Fate, &[u32]) {
+    match e[0] {
+        UNROUTED => (Fate::Unrouted, &[]),
+        OVER_HOP_LIMIT => (Fate::OverHopLimit, &[]),
+        hops => {
+            let hops = hops as usize;
+            let down = e[1 + hops];
+            let fate = Fate::Delivered {
+                hops: hops as u32,
+                down,
+            };
+            (fate, &e[1..1 + hops])
         }
     }
 }
 
+/// Stores the walked route (`fate`, the slots in `path`) in the entry `e`;
+/// `false`, with `e` untouched, when the route does not fit.
+pub(super) fn write_entry(e: &mut [u32], fate: Fate, path: &[u32]) -> bool {
+    match fate {
+        Fate::Delivered { .. } if path.len() + 2 > e.len() => return false,
+        Fate::Delivered { hops, down } => {
+            e[0] = hops;
+            e[1..1 + path.len()].copy_from_slice(path);
+            e[1 + path.len()] = down;
+        }
+        Fate::Unrouted => e[0] = UNROUTED,
+        Fate::OverHopLimit => e[0] = OVER_HOP_LIMIT,
+    }
+    true
+}
+
 /// Entry width (length word, 4 switch links, the CA link) that fits every
 /// route of a 3-level fat tree.
-const FAT_TREE_WIDTH: usize = 6;
+pub(super) const FAT_TREE_WIDTH: usize = 6;
 
 /// The row of `leaf`, or the length of a route that does not fit `width`.
 /// Destinations walked together: their LFT columns (one 64-entry block per
@@ -173,17 +192,9 @@ fn walk_block(
 ) -> usize {
     let mut too_long = 0;
     for (i, e) in chunk.chunks_exact_mut(width).enumerate() {
-        match w.walk(leaf, first + i, path) {
-            Fate::Delivered { .. } if path.len() + 2 > width => {
-                too_long = too_long.max(path.len());
-            }
-            Fate::Delivered { hops, down } => {
-                e[0] = hops;
-                e[1..1 + path.len()].copy_from_slice(path);
-                e[1 + path.len()] = down;
-            }
-            Fate::Unrouted => e[0] = UNROUTED,
-            Fate::OverHopLimit => e[0] = OVER_HOP_LIMIT,
+        let fate = w.walk(leaf, first + i, path);
+        if !write_entry(e, fate, path) {
+            too_long = too_long.max(path.len());
         }
     }
     too_long

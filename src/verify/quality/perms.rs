@@ -152,10 +152,7 @@ where
 /// (`per_shift[k−1]` is shift k): by sliding windows when the order's
 /// leaf runs are long (`slide.rs`), otherwise pair by pair.
 pub(crate) fn shifts(w: &Walker) -> Vec<PermLoad> {
-    if super::slide::pays(w) {
-        return super::slide::shifts(w, super::slide::CHUNK);
-    }
-    shifts_pair_by_pair(w)
+    super::slide::shifts_if_pays(w).unwrap_or_else(|| shifts_pair_by_pair(w))
 }
 
 pub(super) fn shifts_pair_by_pair(w: &Walker) -> Vec<PermLoad> {

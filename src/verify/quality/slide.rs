@@ -21,18 +21,22 @@
 
 use rayon::prelude::*;
 
-use super::memo::{OVER_HOP_LIMIT, UNROUTED};
+use super::memo::{FAT_TREE_WIDTH, read_entry, write_entry};
 use super::perms::PermLoad;
 use super::walker::{Fate, Walker};
 
 /// Shifts per chunk: one full load (N routes) per chunk costs as much as
 /// sliding N / 2R shifts, a few per cent of a chunk on a fat tree.
-pub(super) const CHUNK: usize = 256;
+const CHUNK: usize = 256;
 
-/// Whether sliding pays: with runs as short as a node or two, the two
-/// routes a run changes per shift are as many as the pairs.
-pub(super) fn pays(w: &Walker) -> bool {
-    w.distinct_ends && runs(w).len() * 4 <= w.lid.len()
+/// Every shift by sliding windows, or `None` when sliding does not pay:
+/// with runs as short as a node or two, the two routes a run changes per
+/// shift are as many as the pairs; repeated end ports need the host links
+/// counted pair by pair.
+pub(super) fn shifts_if_pays(w: &Walker) -> Option<Vec<PermLoad>> {
+    let runs = runs(w);
+    let pays = w.distinct_ends && runs.len() * 4 <= w.lid.len();
+    pays.then(|| slide(w, &runs, CHUNK))
 }
 
 /// Maximal runs of consecutive order nodes on the same leaf switch.
@@ -47,28 +51,33 @@ fn runs(w: &Walker) -> Vec<(usize, usize)> {
     out
 }
 
+/// [`shifts_if_pays`] whether it pays or not, in chunks of `chunk`.
+#[cfg(test)]
+pub(super) fn shifts(w: &Walker, chunk: usize) -> Vec<PermLoad> {
+    slide(w, &runs(w), chunk)
+}
+
 /// Every shift k = 1..N−1 (`[k − 1]` is shift k), as the pair-by-pair pass
 /// gives them; needs distinct end ports (the host-link shortcut).
-pub(super) fn shifts(w: &Walker, chunk: usize) -> Vec<PermLoad> {
+fn slide(w: &Walker, runs: &[(usize, usize)], chunk: usize) -> Vec<PermLoad> {
     debug_assert!(w.distinct_ends);
     let n = w.lid.len();
-    let runs = runs(w);
     let firsts: Vec<usize> = (1..n).step_by(chunk.max(1)).collect();
     firsts
         .into_par_iter()
         .flat_map_iter(|k0| {
             let last = (k0 + chunk).min(n);
             let mut s = Slider::new(w, n);
-            s.load_shift(&runs, k0);
+            s.load_shift(runs, k0);
             let band = w
                 .memo
                 .is_none()
-                .then(|| Band::walk(w, &runs, k0, last - k0 - 1))
+                .then(|| Band::walk(w, runs, k0, last - k0 - 1))
                 .flatten();
             let mut out = Vec::with_capacity(last - k0);
             out.push(s.figures());
             for k in k0 + 1..last {
-                s.slide(&runs, k, band.as_ref().map(|b| (b, k - k0 - 1)));
+                s.slide(runs, k, band.as_ref().map(|b| (b, k - k0 - 1)));
                 out.push(s.figures());
             }
             out
@@ -76,12 +85,9 @@ pub(super) fn shifts(w: &Walker, chunk: usize) -> Vec<PermLoad> {
         .collect()
 }
 
-/// Largest band, in 4-byte words (32 MB per chunk being slid).
+/// Largest band, in 4-byte words (32 MB per chunk being slid). Its
+/// entries are the route memo's, with the fat-tree width.
 const BAND_WORDS: usize = 8 << 20;
-
-/// Entry width of a band: the length word and up to four switch links,
-/// every route of a 3-level fat tree.
-const BAND_WIDTH: usize = 5;
 
 /// The routes one chunk's slides drop and take, walked before the slides
 /// when there is no route memo (above its bound: the 27,648-host RLFT).
@@ -92,8 +98,7 @@ const BAND_WIDTH: usize = 5;
 struct Band {
     len: usize,
     /// Entry (run r, dropped 0 / taken 1, step j) at `((2r + side) len +
-    /// j) BAND_WIDTH`: its length word (or `UNROUTED`, `OVER_HOP_LIMIT`),
-    /// then its switch-to-switch slots.
+    /// j) FAT_TREE_WIDTH`, a route memo's entry (`memo::write_entry`).
     cells: Vec<u32>,
 }
 
@@ -107,7 +112,7 @@ impl Band {
     /// The band of the `len` slides after shift `k0`, or `None` when it
     /// would exceed [`BAND_WORDS`] or a route is longer than a fat tree's.
     fn walk(w: &Walker, runs: &[(usize, usize)], k0: usize, len: usize) -> Option<Band> {
-        let words = runs.len().checked_mul(2 * len * BAND_WIDTH)?;
+        let words = runs.len().checked_mul(2 * len * FAT_TREE_WIDTH)?;
         if len == 0 || words > BAND_WORDS {
             return None;
         }
@@ -119,16 +124,11 @@ impl Band {
                 for (i, &(a, b)) in group.iter().enumerate() {
                     let r = g * Self::RUNS + i;
                     for (side, first) in [a, b].into_iter().enumerate() {
-                        let at = ((2 * r + side) * len + j) * BAND_WIDTH;
-                        let e = &mut cells[at..at + BAND_WIDTH];
-                        match w.walk(w.leaf[a], (first + k0 + j) % n, &mut path) {
-                            Fate::Delivered { hops, .. } if path.len() < BAND_WIDTH => {
-                                e[0] = hops;
-                                e[1..1 + path.len()].copy_from_slice(&path);
-                            }
-                            Fate::Delivered { .. } => return None,
-                            Fate::Unrouted => e[0] = UNROUTED,
-                            Fate::OverHopLimit => e[0] = OVER_HOP_LIMIT,
+                        let at = ((2 * r + side) * len + j) * FAT_TREE_WIDTH;
+                        let e = &mut cells[at..at + FAT_TREE_WIDTH];
+                        let fate = w.walk(w.leaf[a], (first + k0 + j) % n, &mut path);
+                        if !write_entry(e, fate, &path) {
+                            return None;
                         }
                     }
                 }
@@ -139,13 +139,8 @@ impl Band {
 
     /// The route run `r` drops (`side` 0) or takes (1) at step `j`.
     fn route(&self, r: usize, side: usize, j: usize) -> (Fate, &[u32]) {
-        let at = ((2 * r + side) * self.len + j) * BAND_WIDTH;
-        let e = &self.cells[at..at + BAND_WIDTH];
-        match e[0] {
-            UNROUTED => (Fate::Unrouted, &[]),
-            OVER_HOP_LIMIT => (Fate::OverHopLimit, &[]),
-            hops => (Fate::Delivered { hops, down: 0 }, &e[1..1 + hops as usize]),
-        }
+        let at = ((2 * r + side) * self.len + j) * FAT_TREE_WIDTH;
+        read_entry(&self.cells[at..at + FAT_TREE_WIDTH])
     }
 }
 
