@@ -36,6 +36,6 @@ pub use link::{Speed, Width};
 pub use mcast::{ColourLine, GroupColour, McastGroup, McastSummary, Member};
 pub use mft::{MLID_BASE, Mfts, MftsByGuid, PortMask};
 pub use outdir::{MANIFEST_REPLACING, OutFile};
-pub use routing::{Note, Promise, Routing};
+pub use routing::{Escapes, Note, Promise, Routing};
 pub use table_set::{TableKind, TableSet};
 pub use vl::{PathSl, Sl2Vl, VlPlan};

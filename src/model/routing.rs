@@ -25,6 +25,22 @@ pub struct Promise {
     pub up_down_ranks: Option<Vec<u32>>,
 }
 
+/// A routing that keeps up*/down* toward every destination but a few,
+/// whose escape paths sit on further VLs (Dmodc on real fabrics,
+/// `formats/dmodc.md` §9). Not a promise the verifier holds it to (it
+/// checks every VL's channel dependencies instead): what `compile
+/// --previous` needs to merge such tables and lay them on VLs again.
+#[derive(Clone, Debug)]
+pub struct Escapes {
+    /// Ranks as in [`Promise::up_down_ranks`], over which every path toward
+    /// a LID outside `targets` goes up then down.
+    pub ranks: Vec<u32>,
+    /// The end-port LIDs some switch with end ports has no up-down path
+    /// to, ascending: the only destinations whose paths may leave
+    /// up*/down*.
+    pub targets: Vec<Lid>,
+}
+
 /// Alternative output ports per (switch, destination LID), e.g. Dmodc's
 /// P_{s,d} (formula (2) of the Dmodc paper), stored as a flat port list.
 #[derive(Clone, Debug, Default)]
@@ -69,6 +85,8 @@ pub struct Routing {
     /// The engine chose the SLs itself (`vl_plan`, or none when one VL
     /// suffices): the command's layering must not redo it.
     pub layered: bool,
+    /// Up*/down* but toward a few destinations (see [`Escapes`]).
+    pub escapes: Option<Escapes>,
 }
 
 impl Routing {
@@ -84,6 +102,17 @@ impl Routing {
             vl_plan: None,
             lids: None,
             layered: false,
+            escapes: None,
         }
+    }
+
+    /// The ranks every up*/down* path of the tables keeps: the promise's,
+    /// or those of the paths outside the escapes' targets. `compile
+    /// --previous` judges kept paths by them.
+    pub fn up_down_ranks(&self) -> Option<&[u32]> {
+        self.promise
+            .up_down_ranks
+            .as_deref()
+            .or(self.escapes.as_ref().map(|e| &e.ranks[..]))
     }
 }

@@ -341,7 +341,7 @@ fn prev_run(dir: &Path, engine: &str) -> (PathBuf, PathBuf) {
 
 /// Runs the faulted compile with `--previous prev` (stderr kept) into
 /// `out`: (exit code, stderr).
-fn with_previous(
+pub(super) fn with_previous(
     dir: &Path,
     topo: &Path,
     faults: &Path,

@@ -66,6 +66,10 @@ fn removals_merge_only_the_touched_columns_with_the_same_result() {
             "--h 2 --m 6,8 --w 1,6 --faults 5 --seed 2",
             "--engine minhop",
         ),
+        (
+            "--h 3 --m 4,4,8 --w 1,4,4 --aggregation-nodes --faults 3 --seed 7",
+            "--engine dmodc --vls 4",
+        ),
     ] {
         let tmp = tempfile::tempdir().unwrap();
         let (topo, faults) = generate(tmp.path(), fabric);

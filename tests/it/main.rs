@@ -30,6 +30,7 @@ mod ibdmchk;
 mod ibdmchk_vl;
 mod image;
 mod incremental;
+mod incremental_escape;
 mod incremental_floor;
 mod incremental_touched;
 mod info;

@@ -83,7 +83,7 @@ pub(super) fn state_of(
 ) -> State {
     let mut st = State::of_fabric(fabric);
     st.verified_clean = verified_clean;
-    st.up_down_ranks = routing.promise.up_down_ranks.clone();
+    st.up_down_ranks = routing.up_down_ranks().map(<[u32]>::to_vec);
     st.engine = args.engine.clone();
     st.options = state_options(args, job);
     st.roots = routing
@@ -92,6 +92,16 @@ pub(super) fn state_of(
         .map(|&s| fabric.node(fabric.switch_node(s)).guid)
         .collect();
     st
+}
+
+/// The end of note R021 for a routing with escape VLs laid again.
+fn relaid_text(r: &incremental::Relaid) -> String {
+    let load: Vec<String> = r.load.iter().map(u64::to_string).collect();
+    format!(
+        "; escape paths laid on VLs again: {} VL(s) (source end ports per VL: {})",
+        r.vls,
+        load.join(", ")
+    )
 }
 
 /// Applies `--previous` to the engine's fresh `routing` of `fabric`.
@@ -110,13 +120,13 @@ pub(super) fn apply(
     if inc.full {
         return Ok(Step::Full);
     }
-    if routing.lids.is_some() || routing.vl_plan.is_some() {
+    if routing.lids.is_some() || (routing.vl_plan.is_some() && routing.escapes.is_none()) {
         routing.notes.push(Note {
             code: "R022",
             message: format!(
                 "--previous: engine {}'s routing carries its own LIDs or VL plan; \
-                 incremental re-routing keeps LFT-only routings, so this one was routed \
-                 from scratch",
+                 incremental re-routing keeps LFT-only routings and Dmodc's escape VLs, so \
+                 this one was routed from scratch",
                 args.engine
             ),
         });
@@ -161,6 +171,19 @@ pub(super) fn apply(
         }
         return Ok(Step::TooBig);
     }
+    let lanes = match &routing.escapes {
+        Some(e) => match incremental::relay(fabric, lids, &done.lfts, e, job.vls) {
+            Ok(r) => Some(r),
+            Err(why) => {
+                routing.notes.push(Note {
+                    code: "R023",
+                    message: format!("--previous: {why}; routed from scratch"),
+                });
+                return Ok(Step::Full);
+            }
+        },
+        None => None,
+    };
     done.summary.cabling = loaded.cabling;
     let s = &done.summary;
     routing.notes.push(Note {
@@ -177,8 +200,11 @@ pub(super) fn apply(
             s.differs_from_engine,
             s.floor_entries,
             s.floor_blocks
-        ),
+        ) + &lanes.as_ref().map_or(String::new(), relaid_text),
     });
     routing.lfts = done.lfts;
+    if let Some(r) = lanes {
+        routing.vl_plan = r.plan;
+    }
     Ok(Step::Done(done.summary))
 }

@@ -141,7 +141,7 @@ fn lay_over(
         && !new_switch.iter().any(|&b| b)
         && !new_cable.iter().flatten().any(|&b| b)
         && same_lids((prev, prev_lids), (fabric, lids))
-        && same_ranks(st, prev, fabric, routing.promise.up_down_ranks.as_deref());
+        && same_ranks(st, prev, fabric, routing.up_down_ranks());
     let report = crate::diff::cabling::compare(prev, fabric);
     let cabling = report
         .changes

@@ -26,7 +26,7 @@ mod union;
 
 use rayon::prelude::*;
 
-use crate::model::{Fabric, Lfts, LidMap, SwIdx};
+use crate::model::{Escapes, Fabric, Lfts, LidMap, SwIdx};
 use crate::route::{AltPorts, Engine, Note, Promise, RouteError, RouteOptions, Routing};
 
 use groups::Ranked;
@@ -72,6 +72,7 @@ impl Engine for Dmodc {
         let mut notes = Vec::new();
         note_gaps(fabric, &ranked, &dests, fallback, holes, &mut notes);
         let alt_ports = alt_rows.map(|rows| pack_alt(rows, lfts.stride()));
+        let up_down = promise_ranks(fabric, &ranked);
         if pairs.count > 0 {
             // Escape paths break the up/down promise; the VL-aware check
             // of every channel dependency graph is what proves them.
@@ -82,15 +83,12 @@ impl Engine for Dmodc {
                 notes,
                 vl_plan,
                 layered: true,
+                escapes: Some(Escapes {
+                    ranks: up_down,
+                    targets: pairs.suspects,
+                }),
                 ..Routing::new("dmodc", lfts)
             });
-        }
-        // The promise counts ranks from the top (OpenSM's convention, see
-        // `route::Promise`): Dmodc's leaf-based rank r becomes max − r.
-        let top = ranked.rank.iter().copied().max().unwrap_or(0) as u32;
-        let mut up_down = vec![crate::model::rank::UNRANKED; fabric.num_switches()];
-        for (i, s) in ranked.order.iter().enumerate() {
-            up_down[s.ix()] = top - ranked.rank[i] as u32;
         }
         Ok(Routing {
             alt_ports,
@@ -101,6 +99,18 @@ impl Engine for Dmodc {
             ..Routing::new("dmodc", lfts)
         })
     }
+}
+
+/// Dmodc's ranks as the promise counts them, from the top (OpenSM's
+/// convention, see `route::Promise`): the leaf-based rank r becomes
+/// max − r.
+fn promise_ranks(fabric: &Fabric, ranked: &Ranked) -> Vec<u32> {
+    let top = ranked.rank.iter().copied().max().unwrap_or(0) as u32;
+    let mut up_down = vec![crate::model::rank::UNRANKED; fabric.num_switches()];
+    for (i, s) in ranked.order.iter().enumerate() {
+        up_down[s.ix()] = top - ranked.rank[i] as u32;
+    }
+    up_down
 }
 
 type AltRow = Vec<(u16, Vec<u8>)>;

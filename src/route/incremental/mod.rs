@@ -19,12 +19,16 @@
 //!    at its switch, go back to the feeding switches only when there is no
 //!    other way). Each round makes one more entry the engine's, so it ends;
 //!    at worst the column is the engine's own, which keeps the promise.
+//! 4. a routing with escape paths on further VLs (Dmodc on real fabrics)
+//!    is merged by the up*/down* rule of its other paths, and the merged
+//!    tables are laid on VLs again ([`relay`]).
 //!
 //! The result is verified like any compile; this module does not grade it.
 
 mod cols;
 mod column;
 mod floor;
+mod lanes;
 mod walk;
 
 use rayon::prelude::*;
@@ -33,6 +37,7 @@ use crate::model::hops::SwitchHops;
 use crate::model::incremental::IncrementalSummary;
 use crate::model::{Fabric, LFT_BLOCK, Lfts, LidMap, Routing};
 use column::{Counts, Ctx, Scratch};
+pub use lanes::{Relaid, relay};
 use walk::{Ports, Target};
 
 /// What to do where a cable came back (or is new): the reverse change.
@@ -87,7 +92,7 @@ pub fn repair(
     fresh: &Routing,
     restore: Restore,
 ) -> Repaired {
-    let ranks = fresh.promise.up_down_ranks.as_deref();
+    let ranks = fresh.up_down_ranks();
     let ctx = Ctx {
         ports: Ports::new(fabric, ranks),
         hops: ranks.is_none().then(|| SwitchHops::compute(fabric)),
