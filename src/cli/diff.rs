@@ -102,13 +102,6 @@ fn upload_plan(
         service_nodes: None,
     };
     let fabric = topo.load(g)?.fabric;
-    let layered = |t: &crate::model::TableSet| t.vl.as_ref().is_some_and(|v| v.vls > 1);
-    if !g.quiet && (layered(old) || layered(new)) {
-        eprintln!(
-            "note: the tables carry a VL plan; --plan checks credit loops on one VL \
-             (sufficient for any VL plan, so routings that need VLs show as unsafe)"
-        );
-    }
     let lids = crate::model::LidMap::new(&fabric)?;
     if lids.iter().next().is_none() {
         return Err(Error::Input(format!(
@@ -119,9 +112,14 @@ fn upload_plan(
     let opts = crate::diff::plan::PlanOptions {
         all_paths: args.all_paths,
     };
-    Ok(crate::diff::plan::plan_upload(
-        &fabric, &lids, old, new, opts,
-    ))
+    let plan = crate::diff::plan::plan_upload(&fabric, &lids, old, new, opts);
+    if let (Some(why), false) = (&plan.one_lane_because, g.quiet) {
+        eprintln!(
+            "note: {why}; --plan checks credit loops on one lane for every VL (sufficient, so \
+             routings that need VLs show as unsafe)"
+        );
+    }
+    Ok(plan)
 }
 
 /// The MFT diff when both sides are directories with `opensm.mcfdbs`.

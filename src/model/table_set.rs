@@ -121,6 +121,40 @@ impl TableSet {
         }
     }
 
+    /// [`TableSet::from_routing`] with the routing's VL plan, as a route
+    /// image carries it (path SLs after the rows, then per-switch SL2VL
+    /// tables): what `diff --plan` reads from two compiles, in memory.
+    pub fn from_routing_with_plan(
+        fabric: &Fabric,
+        lids: &LidMap,
+        lfts: &Lfts,
+        plan: &VlPlan,
+    ) -> TableSet {
+        let mut set = TableSet::from_routing(fabric, lids, lfts);
+        let mut data = lfts.as_bytes().to_vec();
+        let (mut path_sl, mut sl2vl) = (Vec::new(), Vec::new());
+        for s in 0..fabric.num_switches() {
+            let row = plan.path_sl.row(s);
+            path_sl.push(data.len()..data.len() + row.len());
+            data.extend_from_slice(row);
+        }
+        for s in 0..fabric.num_switches() {
+            sl2vl.push(plan.sl2vl.switch_table(s).map(|(dim, t)| {
+                data.extend_from_slice(t);
+                (dim, data.len() - t.len()..data.len())
+            }));
+        }
+        set.vl = Some(TableVl {
+            vls: plan.vls,
+            end_port: plan.sl2vl.end_port_table(),
+            default: plan.sl2vl.default_table(),
+            sl2vl,
+            path_sl,
+        });
+        set.data = Bytes::Owned(data);
+        set
+    }
+
     /// The tables as a model [`Lfts`] in file switch order, with the largest
     /// LinearFDBTop of the set.
     pub fn to_lfts(&self) -> Lfts {

@@ -26,7 +26,7 @@ use routec::route::{RootSpec, RouteOptions, engine_by_name};
 use crate::common;
 
 /// Tables as the oracle reads them: one LID-indexed row per fabric switch.
-type Rows = Vec<Vec<u8>>;
+pub(super) type Rows = Vec<Vec<u8>>;
 
 /// The independent oracle: is this static state safe?
 fn unsafe_state(f: &Fabric, lids: &LidMap, rows: &Rows, all_paths: bool) -> Option<String> {
@@ -83,7 +83,7 @@ fn unsafe_state(f: &Fabric, lids: &LidMap, rows: &Rows, all_paths: bool) -> Opti
 }
 
 /// The rows of `t` in `f`'s switch order (matched by GUID), `len` LIDs.
-fn rows_of(f: &Fabric, t: &TableSet, len: usize) -> Rows {
+pub(super) fn rows_of(f: &Fabric, t: &TableSet, len: usize) -> Rows {
     f.switches()
         .iter()
         .map(|&n| {
@@ -101,7 +101,7 @@ fn rows_of(f: &Fabric, t: &TableSet, len: usize) -> Rows {
 /// Every state the plan's phases can pass through: all earlier phases
 /// written, any subset of the current phase's SMPs (switch, block) written.
 /// Calls `visit` on each; returns the final state.
-fn plan_states(
+pub(super) fn plan_states(
     f: &Fabric,
     old: &Rows,
     new: &Rows,
@@ -257,7 +257,7 @@ fn ft2_cable_cut_every_engine() {
 /// A small fabric by hand: switches with `ports` ports, cables
 /// `(a, pa, b, pb)`, one host on port `host_port` of each switch. LIDs:
 /// switches 1..=S, hosts S+1..=2S.
-fn hand_fabric(
+pub(super) fn hand_fabric(
     nsw: usize,
     ports: u8,
     cables: &[(usize, u8, usize, u8)],

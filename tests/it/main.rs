@@ -10,6 +10,7 @@ mod check_cli;
 mod convert;
 mod diff;
 mod diff_plan;
+mod diff_plan_vl;
 mod dmodc;
 mod dmodc_balance;
 mod dmodc_escape;

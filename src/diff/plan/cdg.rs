@@ -2,52 +2,69 @@
 //! Seitz: a deterministic routing is deadlock-free iff this graph is
 //! acyclic). Each turn is counted once per destination that takes it, so
 //! one destination's turns can be taken back out when its state changes.
-//! One VL: a cycle on any VL is a cycle here, so "acyclic" is sufficient.
+//! One graph per lane (`lanes.rs`): lane `l`'s turns and channels are
+//! numbered after those of lanes `0..l` (+ `l` × the count of one lane).
+//! A lane that stands for several VLs is one graph, so "acyclic" is
+//! sufficient for each of them.
 
 use super::net::{Hop, NO_CHANNEL, Net};
 
-/// How many destinations take each turn (`Net::turn` indices).
-pub(super) struct Counts(Vec<u32>);
+/// How many destinations take each turn (`Net::turn` indices, per lane).
+pub(super) struct Counts {
+    n: Vec<u32>,
+    lanes: usize,
+}
 
 impl Counts {
-    pub fn new(net: &Net) -> Counts {
-        Counts(vec![0; net.num_turns()])
+    pub fn new(net: &Net, lanes: usize) -> Counts {
+        Counts {
+            n: vec![0; net.num_turns() * lanes],
+            lanes,
+        }
     }
 
     pub fn add(&mut self, turns: &[u32]) {
-        turns.iter().for_each(|&t| self.0[t as usize] += 1);
+        turns.iter().for_each(|&t| self.n[t as usize] += 1);
     }
 
     pub fn remove(&mut self, turns: &[u32]) {
-        turns.iter().for_each(|&t| self.0[t as usize] -= 1);
+        turns.iter().for_each(|&t| self.n[t as usize] -= 1);
     }
 
-    /// Channels a packet on channel `c` may continue on.
+    /// The lane of channel `c` and its channel in `net`.
+    pub fn split(net: &Net, c: u32) -> (usize, u32) {
+        let k = net.chan_of.len();
+        (c as usize / k, (c as usize % k) as u32)
+    }
+
+    /// Channels a packet on channel `c` may continue on (same lane).
     fn succ<'a>(&'a self, net: &'a Net, c: u32) -> impl Iterator<Item = u32> + 'a {
+        let (lane, _) = Self::split(net, c);
         let (w, pin) = Self::head(net, c);
-        (0..net.width(w) as u8).filter_map(move |po| self.next(net, w, pin, po))
+        (0..net.width(w) as u8).filter_map(move |po| self.next(net, lane, (w, pin), po))
     }
 
     /// The switch channel `c` leads to and the port it arrives on.
     fn head(net: &Net, c: u32) -> (u32, u8) {
-        let (u, pu) = net.chan_of[c as usize];
+        let (u, pu) = net.chan_of[Self::split(net, c).1 as usize];
         match net.hop(u, pu) {
             Hop::Switch { sw, port } => (sw, port),
             _ => (0, 0),
         }
     }
 
-    /// The channel out of port `po` of `w` when some packet arriving on
-    /// `pin` takes it.
-    fn next(&self, net: &Net, w: u32, pin: u8, po: u8) -> Option<u32> {
+    /// The channel of `lane` out of port `po` of `w` when some packet
+    /// arriving on `pin` takes it.
+    fn next(&self, net: &Net, lane: usize, (w, pin): (u32, u8), po: u8) -> Option<u32> {
         let c = net.chan(w, po);
-        (c != NO_CHANNEL && self.0[net.turn(w, pin, po) as usize] > 0).then_some(c)
+        let t = lane * net.num_turns() + net.turn(w, pin, po) as usize;
+        (c != NO_CHANNEL && self.n[t] > 0).then(|| (lane * net.chan_of.len()) as u32 + c)
     }
 
     /// Strongly connected components (iterative Tarjan, successors read
     /// port by port from the counts); `None` when the graph is acyclic.
     pub fn cycles(&self, net: &Net) -> Option<Sccs> {
-        let n = net.chan_of.len();
+        let n = net.chan_of.len() * self.lanes;
         let mut t = Tarjan {
             index: vec![UNSEEN; n],
             low: vec![0; n],
@@ -67,7 +84,8 @@ impl Counts {
                 if (*po as usize) < net.width(w) {
                     let p = *po as u8;
                     *po += 1;
-                    let Some(x) = self.next(net, w, pin, p) else {
+                    let lane = Self::split(net, v).0;
+                    let Some(x) = self.next(net, lane, (w, pin), p) else {
                         continue;
                     };
                     if t.index[x as usize] == UNSEEN {
@@ -99,6 +117,7 @@ impl Counts {
         cyclic.iter().any(|&c| c).then_some(Sccs {
             comp: t.comp,
             cyclic,
+            lanes: self.lanes,
         })
     }
 
@@ -164,11 +183,18 @@ impl Tarjan {
 pub(super) struct Sccs {
     comp: Vec<u32>,
     cyclic: Vec<bool>,
+    lanes: usize,
 }
 
 impl Sccs {
-    /// Whether channel `c` lies on a cycle.
+    /// Whether channel `c` (of some lane) lies on a cycle.
     pub fn in_cycle(&self, c: u32) -> bool {
         c != NO_CHANNEL && self.cyclic[self.comp[c as usize] as usize]
+    }
+
+    /// Whether the link channel `c` (of `net`) lies on a cycle of any lane.
+    pub fn in_cycle_on_any_lane(&self, net: &Net, c: u32) -> bool {
+        c != NO_CHANNEL
+            && (0..self.lanes).any(|l| self.in_cycle((l * net.chan_of.len()) as u32 + c))
     }
 }

@@ -14,9 +14,11 @@
 //! upload runs on); tables are matched to its switches by GUID, entries
 //! compared LID by LID; a switch a side lacks routes nothing on that side.
 //! Destinations and their source switches are those of `routec check`
-//! (`all_paths` as `check --all-paths`). The analysis is on one VL.
+//! (`all_paths` as `check --all-paths`). Channel dependencies are kept
+//! per lane (`lanes`): the VLs a path's old or new SL maps to.
 
 mod cdg;
+mod lanes;
 mod net;
 mod phases;
 mod render;
@@ -30,6 +32,7 @@ pub use types::{Cycle, Phase, PhaseSwitch, PlanOptions, Turn, UploadPlan, Verdic
 
 use crate::model::{Fabric, LFT_BLOCK, Lid, LidMap, TableSet};
 use cdg::Counts;
+use lanes::Lanes;
 use net::{Hop, Net, Rows, Target, targets};
 use phases::{Entry, Planner, Unsafe};
 use walk::{BOTH, OLD, Tables, View};
@@ -45,16 +48,21 @@ pub fn plan_upload(
     let net = Net::new(fabric);
     let targets = targets(fabric, lids);
     let rows = Rows::build(fabric, lids, old, new);
+    let (lanes, one_lane_because) = match Lanes::build(fabric, &rows, old, new) {
+        Ok(l) => (l, None),
+        Err(why) => (Lanes::one(net.nsw), Some(why)),
+    };
     let tables = Tables {
         net: &net,
         rows: &rows,
+        lanes: &lanes,
         modes: vec![OLD; net.nsw * rows.len],
         all_paths: opts.all_paths,
     };
     let mut p = Planner {
         tables,
         targets: &targets,
-        counts: Counts::new(&net),
+        counts: Counts::new(&net, lanes.count()),
     };
     let free = free_entries(&net, &rows, &targets);
     let mut plan = UploadPlan {
@@ -67,23 +75,41 @@ pub fn plan_upload(
         cycle: None,
         entries_left: 0,
         switches_ignored: rows.gone.clone(),
+        lanes: lanes.vls.clone(),
+        one_lane_because,
     };
-    let cycle = |p: &Planner, u: Unsafe| describe(&net, p.targets, u);
+    let cycle = |p: &Planner, u: Unsafe| describe(&net, &lanes, p.targets, u);
     let looped = p.count_all(View::New);
     if let Some(u) = p.check(looped) {
         plan.verdict = Verdict::NewUnsafe;
         plan.cycle = Some(cycle(&p, u));
         return plan;
     }
-    p.counts = Counts::new(&net);
+    p.counts = Counts::new(&net, lanes.count());
     let looped = p.count_all(View::Old);
     if let Some(u) = p.check(looped) {
         plan.verdict = Verdict::OldUnsafe;
         plan.cycle = Some(cycle(&p, u));
         return plan;
     }
+    // The upload starts from the old entries, but with several lanes a
+    // source may already carry its new SL: the counts of that state (the
+    // same as OLD's on one lane).
+    let mut start = None;
+    if lanes.count() > 1 {
+        p.counts = Counts::new(&net, lanes.count());
+        let looped = p.count_all(View::Modes);
+        start = p.check(looped);
+    }
     let pending = p.pending();
     plan.entries = (pending.len() + free.len()) as u64;
+    if let Some(u) = start {
+        // no order of LFT writes helps while the old tables carry new SLs
+        plan.verdict = Verdict::Blocked;
+        plan.cycle = Some(cycle(&p, u));
+        plan.entries_left = plan.entries;
+        return plan;
+    }
     if plan.entries == 0 {
         return plan;
     }
@@ -201,17 +227,19 @@ fn assemble(
 }
 
 /// An unsafe state in GUIDs and ports.
-fn describe(net: &Net, targets: &[Target], u: Unsafe) -> Cycle {
+fn describe(net: &Net, lanes: &Lanes, targets: &[Target], u: Unsafe) -> Cycle {
     match u {
         Unsafe::Loop { t, switches } => Cycle::ForwardingLoop {
             lid: targets[t as usize].lid,
             switches: switches.iter().map(|&s| net.guid[s as usize]).collect(),
         },
         Unsafe::Credit(chans) => {
+            let lane = chans.first().map_or(0, |&c| Counts::split(net, c).0);
+            let link = |c: u32| net.chan_of[Counts::split(net, c).1 as usize];
             let turns = (0..chans.len())
                 .filter_map(|i| {
-                    let (u, pu) = net.chan_of[chans[i] as usize];
-                    let (_, po) = net.chan_of[chans[(i + 1) % chans.len()] as usize];
+                    let (u, pu) = link(chans[i]);
+                    let (_, po) = link(chans[(i + 1) % chans.len()]);
                     let Hop::Switch { sw, port } = net.hop(u, pu) else {
                         return None;
                     };
@@ -222,7 +250,10 @@ fn describe(net: &Net, targets: &[Target], u: Unsafe) -> Cycle {
                     })
                 })
                 .collect();
-            Cycle::CreditLoop { turns }
+            Cycle::CreditLoop {
+                turns,
+                vls: (lanes.count() > 1).then(|| lanes.vls[lane].clone()),
+            }
         }
     }
 }

@@ -202,7 +202,7 @@ impl<'a> Planner<'a> {
             };
             let (back, keep): (Vec<Entry>, Vec<Entry>) = live.iter().partition(|&&(t, s)| {
                 let lid = self.targets[t as usize].lid;
-                sccs.in_cycle(net.chan(s, self.tables.rows.new_port(s, lid)))
+                sccs.in_cycle_on_any_lane(net, net.chan(s, self.tables.rows.new_port(s, lid)))
             });
             if back.is_empty() || keep.is_empty() {
                 self.set(&live, OLD);

@@ -30,6 +30,13 @@ pub fn render(p: &UploadPlan) -> String {
         Verdict::OldUnsafe => "the OLD tables are not safe themselves\n".to_string(),
         Verdict::NewUnsafe => "the NEW tables are not safe themselves\n".to_string(),
     };
+    if p.lanes.len() > 1 {
+        s += &format!(
+            "  channel dependencies per lane (VLs): {:?}; a path may be on the lane of its old \
+             or its new SL while the upload runs\n",
+            p.lanes
+        );
+    }
     if !p.switches_ignored.is_empty() {
         s += &format!(
             "  {} switch(es) of OLD or NEW are not in the topology; their tables are ignored\n",
@@ -78,12 +85,19 @@ fn cycle(c: &Cycle) -> String {
             let path: Vec<String> = switches.iter().map(|g| g.to_string()).collect();
             format!("forwarding loop for LID {lid}: {}", path.join(" -> "))
         }
-        Cycle::CreditLoop { turns } => {
+        Cycle::CreditLoop { turns, vls } => {
             let t: Vec<String> = turns
                 .iter()
                 .map(|t| format!("{} {}->{}", t.guid, t.in_port, t.out_port))
                 .collect();
-            format!("credit loop over {} turns: {}", turns.len(), t.join(", "))
+            let on = vls
+                .as_ref()
+                .map_or(String::new(), |v| format!(" on VL(s) {v:?}"));
+            format!(
+                "credit loop{on} over {} turns: {}",
+                turns.len(),
+                t.join(", ")
+            )
         }
     }
 }

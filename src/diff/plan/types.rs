@@ -53,7 +53,13 @@ pub enum Cycle {
         switches: Vec<Guid>,
     },
     /// A cycle of channel dependencies, as turns.
-    CreditLoop { turns: Vec<Turn> },
+    CreditLoop {
+        turns: Vec<Turn>,
+        /// The VLs of the lane it closes on, when the tables use several
+        /// lanes (`diff-plan.md`, "Virtual lanes").
+        #[serde(skip_serializing_if = "Option::is_none")]
+        vls: Option<Vec<u8>>,
+    },
 }
 
 fn guids_hex<S: serde::Serializer>(g: &[Guid], s: S) -> Result<S::Ok, S::Error> {
@@ -102,6 +108,17 @@ pub struct UploadPlan {
     /// ignored: gone from the fabric, or the wrong topology).
     #[serde(serialize_with = "guids_hex")]
     pub switches_ignored: Vec<Guid>,
+    /// The lanes the channel dependencies were split into, as their VLs,
+    /// when there are several (absent: one lane for every path).
+    #[serde(skip_serializing_if = "is_one_lane")]
+    pub lanes: Vec<Vec<u8>>,
+    /// Why paths of tables with a VL plan were all put on one lane.
+    #[serde(skip)]
+    pub one_lane_because: Option<String>,
+}
+
+fn is_one_lane(l: &[Vec<u8>]) -> bool {
+    l.len() <= 1
 }
 
 impl UploadPlan {

@@ -8,8 +8,12 @@
 //! `routec check` counts sources), reports a forwarding cycle if one is
 //! reachable, and lists the turns (switch, in port, out port) packets can
 //! take: a packet may arrive on an old route and leave on a new one, so a
-//! turn pairs any reachable in-link with any old-or-new out-port.
+//! turn pairs any reachable in-link with any old-or-new out-port. With
+//! several lanes (`lanes.rs`) the walk is made once per lane its sources
+//! may be on, from those sources only, and each lane's turns are counted
+//! apart (turn index + lane × `Net::num_turns`).
 
+use super::lanes::Lanes;
 use super::net::{Hop, Net, Rows, Target, is_source};
 use crate::model::{Lid, NO_ROUTE, PortNum};
 
@@ -33,6 +37,7 @@ pub(super) enum View {
 pub(super) struct Tables<'a> {
     pub net: &'a Net,
     pub rows: &'a Rows,
+    pub lanes: &'a Lanes,
     /// `OLD`, `NEW` or `BOTH` per (switch, LID), laid out as [`Rows`].
     pub modes: Vec<u8>,
     pub all_paths: bool,
@@ -97,12 +102,47 @@ impl Tables<'_> {
         }
     }
 
-    /// Walks destination `t` from its sources; with `turns`, lists them.
+    /// The lanes (bit set) of the path from `s` toward `lid` read by
+    /// `view`: a union state may carry the old SL or the new one.
+    fn lanes_of(&self, s: u32, lid: Lid, view: View) -> u16 {
+        let (old, new) = match view {
+            View::Old => (true, false),
+            View::New => (false, true),
+            View::Modes => (true, true),
+        };
+        self.lanes.of(s, lid, old, new)
+    }
+
+    /// Walks destination `t` from its sources, lane by lane; with
+    /// `turns`, lists them.
     pub fn walk(&self, t: &Target, view: View, sc: &mut Scratch) -> DestWalk {
         let net = self.net;
         let mut out = DestWalk::default();
+        let mut lanes = 1u16;
+        if self.lanes.count() > 1 {
+            lanes = (0..net.nsw as u32)
+                .filter(|&s| is_source(net, t, s, self.all_paths))
+                .fold(0, |m, s| m | self.lanes_of(s, t.lid, view));
+        }
+        while lanes != 0 {
+            let lane = lanes.trailing_zeros();
+            lanes &= lanes - 1;
+            self.walk_lane(t, view, lane, sc, &mut out);
+        }
+        out.turns.sort_unstable();
+        out.turns.dedup();
+        out
+    }
+
+    /// [`Tables::walk`] from the sources on `lane`.
+    fn walk_lane(&self, t: &Target, view: View, lane: u32, sc: &mut Scratch, out: &mut DestWalk) {
+        let net = self.net;
+        let one = self.lanes.count() == 1;
         for s in 0..net.nsw as u32 {
-            if sc.color[s as usize] != 0 || !is_source(net, t, s, self.all_paths) {
+            if sc.color[s as usize] != 0
+                || !is_source(net, t, s, self.all_paths)
+                || !(one || self.lanes_of(s, t.lid, view) >> lane & 1 == 1)
+            {
                 continue;
             }
             sc.color[s as usize] = 1;
@@ -137,21 +177,20 @@ impl Tables<'_> {
             }
         }
         if t.is_end || self.all_paths {
+            let base = lane as usize * net.num_turns();
             for &(w, pin) in &sc.ins {
                 for po in self.ports(w, t.lid, view) {
                     if matches!(net.hop(w, po), Hop::Switch { .. }) {
-                        out.turns.push(net.turn(w, pin, po));
+                        out.turns
+                            .push((base + net.turn(w, pin, po) as usize) as u32);
                     }
                 }
             }
-            out.turns.sort_unstable();
-            out.turns.dedup();
         }
         for &s in &sc.seen {
             sc.color[s as usize] = 0;
         }
         sc.seen.clear();
         sc.ins.clear();
-        out
     }
 }

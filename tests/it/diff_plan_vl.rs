@@ -1,0 +1,317 @@
+//! `routec diff --plan` on tables with VL plans (`formats/diff-plan.md`,
+//! "Virtual lanes"): channel dependencies are kept per VL, and while the
+//! upload runs a path may be on the VL of its old SL or of its new one.
+//!
+//! The oracle is written here: every (source switch, LID) path followed
+//! hop by hop in a state, its channel dependencies added to the graph of
+//! the VL its old SL maps to and of the VL its new SL maps to (one of them
+//! for the pure old and the pure new tables), each graph checked by
+//! petgraph. Checked against it: the verdict on OLD and NEW, every state a
+//! plan's phases pass through, and (brute force over the 2^S mixtures of
+//! whole switch tables) an all-at-once verdict.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use petgraph::graphmap::DiGraphMap;
+use routec::diff::plan::{Cycle, PlanOptions, UploadPlan, Verdict, plan_upload};
+use routec::model::faults::{Fault, PortRef};
+use routec::model::{Fabric, Guid, Lfts, LidMap, NO_ROUTE, PathSl, SwIdx, TableSet, VlPlan};
+use routec::route::{RouteOptions, engine_by_name};
+
+use super::diff_plan::{Rows, hand_fabric, plan_states, rows_of};
+
+/// Path SLs by fabric switch (LID-indexed) and the SL → VL map of a set.
+struct Lanes {
+    sl: Rows,
+    vl_of_sl: [u8; 16],
+}
+
+fn lanes_of(f: &Fabric, lids: &LidMap, t: &TableSet) -> Lanes {
+    let plan = t.align(f, lids).unwrap().vl_plan;
+    let len = lids.max_lid() as usize + 1;
+    let sl = (0..f.num_switches())
+        .map(|s| {
+            (0..len)
+                .map(|l| plan.as_ref().map_or(0, |p| p.sl(s, l as u16)))
+                .collect()
+        })
+        .collect();
+    let vl_of_sl = plan.map_or(std::array::from_fn(|i| i as u8), |p| {
+        p.sl2vl.port_map().unwrap()
+    });
+    Lanes { sl, vl_of_sl }
+}
+
+/// The oracle: is `rows` safe when each path may be on the VL of its SL in
+/// any of `lanes`?
+fn unsafe_state(f: &Fabric, lids: &LidMap, rows: &Rows, lanes: &[&Lanes]) -> Option<String> {
+    let nsw = f.num_switches();
+    let hosts: Vec<usize> = (0..nsw)
+        .map(|s| {
+            let n = f.switch_node(SwIdx(s as u32));
+            (1..=f.node(n).num_ports)
+                .filter(|&p| f.peer(n, p).is_some_and(|q| !f.is_switch(q.node)))
+                .count()
+        })
+        .collect();
+    let mut cdg: HashMap<u8, DiGraphMap<(usize, u8), ()>> = HashMap::new();
+    for (lid, o) in lids.iter() {
+        let (tsw, is_end) = match f.switch_index(o.node) {
+            Some(s) => (s.ix(), false),
+            None => match f.peer(o.node, o.port).and_then(|p| f.switch_index(p.node)) {
+                Some(s) => (s.ix(), true),
+                None => continue,
+            },
+        };
+        for (src, &h) in hosts.iter().enumerate() {
+            if is_end && h - usize::from(src == tsw) == 0 {
+                continue;
+            }
+            let (mut cur, mut chans) = (src, Vec::new());
+            loop {
+                let p = rows[cur].get(lid as usize).copied().unwrap_or(NO_ROUTE);
+                let n = f.switch_node(SwIdx(cur as u32));
+                let next = (p != NO_ROUTE)
+                    .then(|| f.peer(n, p))
+                    .flatten()
+                    .filter(|q| q.node != n)
+                    .and_then(|q| f.switch_index(q.node));
+                let Some(w) = next else { break };
+                chans.push((cur, p));
+                cur = w.ix();
+                if chans.len() > nsw {
+                    return Some(format!("forwarding loop for LID {lid} from switch {src}"));
+                }
+            }
+            if !is_end {
+                continue; // switch LIDs: loops only, as `routec check`
+            }
+            for l in lanes {
+                let vl = l.vl_of_sl[usize::from(l.sl[src][lid as usize] & 15)];
+                let g = cdg.entry(vl).or_default();
+                for pair in chans.windows(2) {
+                    g.add_edge(pair[0], pair[1], ());
+                }
+            }
+        }
+    }
+    let mut bad: Vec<u8> = cdg
+        .iter()
+        .filter(|(_, g)| petgraph::algo::is_cyclic_directed(*g))
+        .map(|(&vl, _)| vl)
+        .collect();
+    bad.sort_unstable();
+    (!bad.is_empty()).then(|| format!("credit loop on VL(s) {bad:?}"))
+}
+
+/// Checks a plan against the oracle; returns (the plan, unsafe whole-switch
+/// mixtures, states visited).
+fn check_plan(
+    f: &Fabric,
+    lids: &LidMap,
+    old: &TableSet,
+    new: &TableSet,
+) -> (UploadPlan, usize, usize) {
+    let plan = plan_upload(f, lids, old, new, PlanOptions::default());
+    let len = lids.max_lid() as usize + 1;
+    let (o, n) = (rows_of(f, old, len), rows_of(f, new, len));
+    let (ol, nl) = (lanes_of(f, lids, old), lanes_of(f, lids, new));
+    let either = [&ol, &nl];
+    let old_bad = unsafe_state(f, lids, &o, &[&ol]);
+    let new_bad = unsafe_state(f, lids, &n, &[&nl]);
+    let start_bad = unsafe_state(f, lids, &o, &either);
+    match plan.verdict {
+        Verdict::NewUnsafe => assert!(new_bad.is_some(), "{:?}", plan.cycle),
+        Verdict::OldUnsafe => assert!(old_bad.is_some() && new_bad.is_none(), "{:?}", plan.cycle),
+        _ => assert!(
+            old_bad.is_none() && new_bad.is_none(),
+            "{old_bad:?} {new_bad:?}"
+        ),
+    }
+    if matches!(plan.verdict, Verdict::NewUnsafe | Verdict::OldUnsafe) {
+        return (plan, 0, 0);
+    }
+    if plan.verdict == Verdict::Blocked
+        && plan.phases.is_empty()
+        && plan.entries_left == plan.entries
+    {
+        assert!(
+            start_bad.is_some(),
+            "blocked at the start, the oracle disagrees"
+        );
+    }
+    let nsw = f.num_switches();
+    assert!(nsw <= 12);
+    let mut bad = 0;
+    for mask in 0u32..1 << nsw {
+        let st: Rows = (0..nsw)
+            .map(|s| {
+                if mask >> s & 1 == 1 {
+                    n[s].clone()
+                } else {
+                    o[s].clone()
+                }
+            })
+            .collect();
+        bad += usize::from(unsafe_state(f, lids, &st, &either).is_some());
+    }
+    if matches!(plan.verdict, Verdict::AllAtOnce | Verdict::Unchanged) {
+        assert_eq!(bad, 0, "the plan says all at once, brute force disagrees");
+    }
+    let mut states = 0;
+    let end = plan_states(f, &o, &n, &plan, &mut |st| {
+        states += 1;
+        if let Some(why) = unsafe_state(f, lids, st, &either) {
+            panic!("the plan passes through an unsafe state: {why}\n{plan:#?}");
+        }
+    });
+    if plan.is_safe() {
+        assert_eq!(end, n, "the plan does not end at the new tables");
+    }
+    (plan, bad, states)
+}
+
+/// Ring of four: S_i port 1 to S_{i+1} port 2, a host on port 3 of each.
+/// Shortest routes; the distance-2 routes go clockwise (`ccw` false) or
+/// counter-clockwise. On one VL they close a credit loop; with SL =
+/// source parity on two VLs they do not.
+fn ring_tables(f: &Fabric, lids: &LidMap, ccw: bool, parity_sls: bool) -> TableSet {
+    let mut t = Lfts::new(4, lids.max_lid());
+    let mut sl = PathSl::zeros(&t);
+    for s in 0..4usize {
+        for d in 0..4usize {
+            let port = match (d + 4 - s) % 4 {
+                0 => 3,
+                1 => 1,
+                3 => 2,
+                _ if ccw => 2,
+                _ => 1,
+            };
+            t.set(s, 5 + d as u16, port);
+            t.set(s, 1 + d as u16, if s == d { 0 } else { port });
+            for lid in [1 + d as u16, 5 + d as u16] {
+                sl.set(s, lid, (s % 2) as u8);
+            }
+        }
+    }
+    if parity_sls {
+        TableSet::from_routing_with_plan(f, lids, &t, &VlPlan::layered(sl, 2))
+    } else {
+        TableSet::from_routing(f, lids, &t)
+    }
+}
+
+/// Both directions of the ring are deadlock-free only on two VLs: with the
+/// VL plans the plan sees it and finds a safe upload the oracle agrees
+/// with; without them (one lane) the old tables are unsafe, as before.
+#[test]
+fn ring_on_two_vls_is_planned_per_lane() {
+    let (f, lids) = hand_fabric(
+        4,
+        3,
+        &[(0, 1, 1, 2), (1, 1, 2, 2), (2, 1, 3, 2), (3, 1, 0, 2)],
+        3,
+    );
+    let (old, new) = (
+        ring_tables(&f, &lids, false, true),
+        ring_tables(&f, &lids, true, true),
+    );
+    let (plan, _, states) = check_plan(&f, &lids, &old, &new);
+    assert!(plan.is_safe(), "{plan:#?}");
+    assert_eq!(plan.lanes, vec![vec![0], vec![1]]);
+    assert!(states > 0);
+    let (old1, new1) = (
+        ring_tables(&f, &lids, false, false),
+        ring_tables(&f, &lids, true, false),
+    );
+    let one = plan_upload(&f, &lids, &old1, &new1, PlanOptions::default());
+    assert!(
+        one.verdict == Verdict::NewUnsafe || one.verdict == Verdict::OldUnsafe,
+        "{one:#?}"
+    );
+    assert!(one.lanes.len() <= 1);
+}
+
+/// The same LFTs with the sources' SLs swapped (odd sources on VL 0):
+/// nothing to write, but a source holding its old SL beside one holding
+/// its new one puts both parities on one VL, which closes the loop.
+#[test]
+fn an_sl_change_alone_can_close_a_credit_loop() {
+    let (f, lids) = hand_fabric(
+        4,
+        3,
+        &[(0, 1, 1, 2), (1, 1, 2, 2), (2, 1, 3, 2), (3, 1, 0, 2)],
+        3,
+    );
+    let old = ring_tables(&f, &lids, false, true);
+    let plan0 = old.align(&f, &lids).unwrap().vl_plan.unwrap();
+    let mut swapped = plan0.path_sl.clone();
+    for s in 0..4usize {
+        for lid in 1..=8u16 {
+            swapped.set(s, lid, 1 - plan0.sl(s, lid));
+        }
+    }
+    let lfts = old.align(&f, &lids).unwrap().lfts;
+    let new = TableSet::from_routing_with_plan(&f, &lids, &lfts, &VlPlan::layered(swapped, 2));
+    let (plan, _, _) = check_plan(&f, &lids, &old, &new);
+    assert_eq!(plan.verdict, Verdict::Blocked, "{plan:#?}");
+    assert!(matches!(
+        plan.cycle,
+        Some(Cycle::CreditLoop { vls: Some(_), .. })
+    ));
+}
+
+/// Dmodc on PGFT(3; 2,2,2; 1,2,2) with an aggregation node on every switch
+/// (escape paths on a second VL), one cable cut: the plan between the two
+/// routings agrees with the oracle on every state it passes through.
+#[test]
+fn escape_vls_cable_cut_plan_agrees_with_the_oracle() {
+    let tmp = tempfile::tempdir().unwrap();
+    let topo = tmp.path().join("t.topo");
+    let args = [
+        "gen",
+        "pgft",
+        "--h",
+        "3",
+        "--m",
+        "2,2,2",
+        "--w",
+        "1,2,2",
+        "--aggregation-nodes",
+        "-o",
+    ];
+    let mut a: Vec<&str> = args.to_vec();
+    a.push(topo.to_str().unwrap());
+    assert_eq!(crate::common::routec(&a, Path::new(".")).0, 0);
+    let f = routec::parse::load_topology(&topo, &Default::default())
+        .unwrap()
+        .fabric;
+    let cut = Fault::Link {
+        end: PortRef {
+            guid: Guid(0x0002c90101000000),
+            port: 3,
+        },
+        other: None,
+    };
+    let g = f.apply_faults(&[cut]).unwrap().0;
+    let (lf, lg) = (LidMap::new(&f).unwrap(), LidMap::new(&g).unwrap());
+    let opts = RouteOptions {
+        vls: 8,
+        ..RouteOptions::default()
+    };
+    let set = |f: &Fabric, lids: &LidMap| {
+        let r = engine_by_name("dmodc")
+            .unwrap()
+            .route(f, lids, &opts)
+            .unwrap();
+        TableSet::from_routing_with_plan(f, lids, &r.lfts, r.vl_plan.as_ref().unwrap())
+    };
+    let (old, new) = (set(&f, &lf), set(&g, &lg));
+    let (plan, _, _) = check_plan(&g, &lg, &old, &new);
+    assert!(plan.lanes.len() >= 2, "{plan:#?}");
+    assert!(
+        !matches!(plan.verdict, Verdict::OldUnsafe | Verdict::NewUnsafe),
+        "{plan:#?}"
+    );
+}
