@@ -315,6 +315,12 @@ fn yaml_errors_speak_routec() {
     for (yaml, at, says) in cases {
         let err = info_err(&yaml);
         assert!(err.contains(at) && err.contains(says), "{yaml}\n{err}");
+        // the temporary directory's random name may hold "u8" or "u16"
+        let err = err
+            .split_whitespace()
+            .filter(|w| !w.contains("t.yaml"))
+            .collect::<Vec<_>>()
+            .join(" ");
         for jargon in [
             "u16",
             "u8",

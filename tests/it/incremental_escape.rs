@@ -215,7 +215,8 @@ fn escape_routings_are_merged_and_laid_on_vls_again() {
     }
 }
 
-/// [`relay`] on the engine's own tables gives the engine's plan, and with
+/// [`relay`] on the engine's own tables gives the engine's plan (laid
+/// afresh, or keeping the engine's SLs), and with
 /// one VL fewer than that it refuses, naming the number (the case that
 /// sends `compile --previous` back to a full re-route, note R023).
 #[test]
@@ -233,14 +234,69 @@ fn relaying_the_engines_tables_gives_the_engines_plan() {
         .unwrap();
     let (plan, escapes) = (r.vl_plan.unwrap(), r.escapes.unwrap());
     assert!(plan.vls >= 2 && !escapes.targets.is_empty());
-    let again = relay(&f, &lids, &r.lfts, &escapes, plan.vls).unwrap();
+    let again = relay(&f, &lids, &r.lfts, (&escapes, None), plan.vls).unwrap();
     assert_eq!(again.vls, plan.vls);
     assert!(
         again.plan.unwrap() == plan,
         "the engine's own tables laid again"
     );
-    let err = relay(&f, &lids, &r.lfts, &escapes, plan.vls - 1)
+    // keeping the engine's own SLs keeps every one of them
+    let kept = relay(
+        &f,
+        &lids,
+        &r.lfts,
+        (&escapes, Some(&plan.path_sl)),
+        plan.vls,
+    )
+    .unwrap();
+    assert!(kept.plan.unwrap() == plan, "the engine's own SLs kept");
+    let err = relay(&f, &lids, &r.lfts, (&escapes, None), plan.vls - 1)
         .err()
         .unwrap();
     assert!(err.contains(&format!("need {} VLs", plan.vls)), "{err}");
+}
+
+/// Layers are separate graphs, so the engine's plan with the SLs of two
+/// escape layers swapped is as valid: laid afresh, the tables get the
+/// engine's SLs back; keeping the swapped ones as the previous run's,
+/// every path keeps its swapped SL.
+#[test]
+fn relaying_keeps_the_previous_sls_where_they_fit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (topo, _) = generate(
+        tmp.path(),
+        "--h 3 --m 4,4,4 --w 1,4,4 --aggregation-nodes --mgmt-pod 1:2:2 --isolated-pods 1 \
+         --empty-host-ports 0.2 --cross-cables 2 --drop-top 1",
+    );
+    let (f, lids) = load(&topo, None);
+    let opts = RouteOptions {
+        vls: 8,
+        ..RouteOptions::default()
+    };
+    let r = engine_by_name("dmodc")
+        .unwrap()
+        .route(&f, &lids, &opts)
+        .unwrap();
+    let (plan, escapes) = (r.vl_plan.unwrap(), r.escapes.unwrap());
+    assert!(plan.vls >= 4, "{}", plan.vls);
+    let mut swapped = plan.path_sl.clone();
+    let mut moved = 0;
+    for s in 0..f.num_switches() {
+        for lid in 0..=lids.max_lid() {
+            let sl = plan.sl(s, lid);
+            if sl == 1 || sl == 3 {
+                swapped.set(s, lid, 4 - sl);
+                moved += 1;
+            }
+        }
+    }
+    assert!(moved > 0);
+    let fresh = relay(&f, &lids, &r.lfts, (&escapes, None), 8).unwrap();
+    assert!(fresh.plan.unwrap().path_sl == plan.path_sl);
+    let kept = relay(&f, &lids, &r.lfts, (&escapes, Some(&swapped)), 8).unwrap();
+    assert_eq!(kept.vls, plan.vls);
+    assert!(
+        kept.plan.unwrap().path_sl == swapped,
+        "the previous SLs kept"
+    );
 }

@@ -172,7 +172,13 @@ pub(super) fn apply(
         return Ok(Step::TooBig);
     }
     let lanes = match &routing.escapes {
-        Some(e) => match incremental::relay(fabric, lids, &done.lfts, e, job.vls) {
+        Some(e) => match incremental::relay(
+            fabric,
+            lids,
+            &done.lfts,
+            (e, loaded.path_sl.as_ref()),
+            job.vls,
+        ) {
             Ok(r) => Some(r),
             Err(why) => {
                 routing.notes.push(Note {

@@ -11,7 +11,7 @@ use super::incremental::state_options;
 use super::job::Job;
 use crate::model::state::{State, lfts_digest_of_rows};
 use crate::model::table_set::TableSet;
-use crate::model::{Fabric, GuidMap, Lfts, LidMap, NO_ROUTE, OutFile, Routing};
+use crate::model::{Fabric, GuidMap, Lfts, LidMap, NO_ROUTE, OutFile, PathSl, Routing};
 
 /// The previous run over the new fabric.
 pub(super) struct Loaded {
@@ -21,6 +21,9 @@ pub(super) struct Loaded {
     pub cabling: Vec<String>,
     /// See [`crate::route::incremental::Previous::untouched_valid`].
     pub untouched_valid: bool,
+    /// The previous path SLs over the new fabric, when the image carries a
+    /// VL plan (escape paths keep them where they can).
+    pub path_sl: Option<PathSl>,
 }
 
 /// Reads and checks the state and tables of `dir`; `Err` says why they
@@ -119,6 +122,7 @@ fn lay_over(
     routing: &Routing,
 ) -> Loaded {
     let old = old_rows(prev, prev_lids, tables, fabric, routing.lfts.top());
+    let path_sl = old_path_sls(prev, tables, fabric, &old);
     let new_switch: Vec<bool> = fabric
         .switches()
         .iter()
@@ -155,7 +159,32 @@ fn lay_over(
         new_cable,
         cabling,
         untouched_valid,
+        path_sl,
     }
+}
+
+/// The previous image's path SLs in the new fabric's switch order, shaped
+/// like `old` (as far as a row reaches; SL 0 elsewhere).
+fn old_path_sls(prev: &Fabric, tables: &TableSet, fabric: &Fabric, old: &Lfts) -> Option<PathSl> {
+    let vl = tables.vl.as_ref()?;
+    let mut sl = PathSl::zeros(old);
+    for (s, &n) in fabric.switches().iter().enumerate() {
+        let guid = fabric.node(n).guid;
+        if prev
+            .node_by_guid(guid)
+            .and_then(|m| prev.switch_index(m))
+            .is_none()
+        {
+            continue;
+        }
+        let Some(i) = tables.switch_by_guid(guid) else {
+            continue;
+        };
+        let (src, dst) = (&tables.data[vl.path_sl[i].clone()], sl.row_mut(s));
+        let k = src.len().min(dst.len());
+        dst[..k].copy_from_slice(&src[..k]);
+    }
+    Some(sl)
 }
 
 /// The previous tables in the new fabric's switch order and LID space

@@ -30,6 +30,7 @@
 mod balance;
 mod base;
 mod fas;
+mod keep;
 mod order;
 mod paths;
 mod pending;
@@ -54,7 +55,7 @@ pub struct Layering {
 
 /// Assigns every path of `lfts` a layer, at most `max_vls` of them.
 pub fn assign_layers(fabric: &Fabric, lids: &LidMap, lfts: &Lfts, max_vls: u8) -> Layering {
-    layering(fabric, lids, lfts, max_vls, false, None)
+    layering(fabric, lids, lfts, max_vls, false, None, None)
 }
 
 /// [`assign_layers`] for a routing whose up*/down* paths must stay on VL 0
@@ -67,7 +68,7 @@ pub fn assign_layers_keeping_base(
     lfts: &Lfts,
     max_vls: u8,
 ) -> Layering {
-    layering(fabric, lids, lfts, max_vls, true, None)
+    layering(fabric, lids, lfts, max_vls, true, None, None)
 }
 
 /// [`assign_layers_keeping_base`] for a routing that names the only
@@ -84,7 +85,29 @@ pub fn assign_layers_keeping_up_down(
     max_vls: u8,
     suspects: &[Lid],
 ) -> Layering {
-    layering(fabric, lids, lfts, max_vls, true, Some(suspects))
+    layering(fabric, lids, lfts, max_vls, true, Some(suspects), None)
+}
+
+/// [`assign_layers_keeping_up_down`] for tables merged from a previous
+/// run's (`compile --previous`): each path off the base layer stays on the
+/// layer of its SL in `previous` when that layer takes it (`keep`).
+pub fn assign_layers_keeping_sls(
+    fabric: &Fabric,
+    lids: &LidMap,
+    lfts: &Lfts,
+    max_vls: u8,
+    suspects: &[Lid],
+    previous: &PathSl,
+) -> Layering {
+    layering(
+        fabric,
+        lids,
+        lfts,
+        max_vls,
+        true,
+        Some(suspects),
+        Some(previous),
+    )
 }
 
 fn layering(
@@ -94,6 +117,7 @@ fn layering(
     max_vls: u8,
     keep: bool,
     suspects: Option<&[Lid]>,
+    previous: Option<&PathSl>,
 ) -> Layering {
     let mut walk = PathWalk::new(fabric, lids, lfts);
     let max = max_vls.clamp(1, 15) as usize;
@@ -111,7 +135,12 @@ fn layering(
         unplaced: 0,
         stuck: None,
     };
-    pending::place_pending(&walk, &mut p, &pending, max);
+    match previous {
+        Some(prev) if max >= 2 && !pending.is_empty() => {
+            keep::place_keeping(&walk, &mut p, &pending, max, prev)
+        }
+        _ => pending::place_pending(&walk, &mut p, &pending, max),
+    }
     if !keep && p.layers.len() > 1 && p.unplaced == 0 {
         balance::balance(&walk, &mut p);
     }

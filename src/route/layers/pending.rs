@@ -165,7 +165,11 @@ impl<'s> Upper<'s> {
 /// Adds every dependency of a path to `layer`, or none of them: on a
 /// refusal the turns this path added go again (turns other paths brought
 /// stay) and the index of the refused turn is returned.
-fn try_insert(layer: &mut Layer, turns: &[Turn], added: &mut Vec<usize>) -> Result<(), usize> {
+pub(super) fn try_insert(
+    layer: &mut Layer,
+    turns: &[Turn],
+    added: &mut Vec<usize>,
+) -> Result<(), usize> {
     added.clear();
     if let Some(i) = turns.iter().position(|t| layer.refuses(t.id)) {
         return Err(i);
