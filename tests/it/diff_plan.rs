@@ -174,16 +174,7 @@ fn check_plan(
     }
     // Brute force: every mixture of whole old and whole new switch tables.
     let mut bad_mixtures = 0;
-    for mask in 0u32..1 << nsw {
-        let st: Rows = (0..nsw)
-            .map(|s| {
-                if mask >> s & 1 == 1 {
-                    n[s].clone()
-                } else {
-                    o[s].clone()
-                }
-            })
-            .collect();
+    for st in mixtures(&o, &n) {
         if unsafe_state(f, lids, &st, false).is_some() {
             bad_mixtures += 1;
         }
@@ -205,6 +196,23 @@ fn check_plan(
         assert_eq!(end, n, "the plan does not end at the new tables");
     }
     (plan, bad_mixtures, states)
+}
+
+/// Every mixture of whole old (`o`) and whole new (`n`) switch tables:
+/// 2^S states.
+pub(super) fn mixtures<'a>(o: &'a Rows, n: &'a Rows) -> impl Iterator<Item = Rows> + 'a {
+    let nsw = o.len();
+    (0u32..1 << nsw).map(move |mask| {
+        (0..nsw)
+            .map(|s| {
+                if mask >> s & 1 == 1 {
+                    n[s].clone()
+                } else {
+                    o[s].clone()
+                }
+            })
+            .collect()
+    })
 }
 
 fn ft2() -> Fabric {

@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 
 use routec::model::{Fabric, LidMap, NO_ROUTE, SwIdx};
 use routec::route::incremental::relay;
-use routec::route::{RouteOptions, engine_by_name};
+use routec::route::{RouteOptions, Routing, engine_by_name};
 
 use super::incremental::{Rows, compile, generate, load, report, rows, with_previous};
 
@@ -215,14 +215,10 @@ fn escape_routings_are_merged_and_laid_on_vls_again() {
     }
 }
 
-/// [`relay`] on the engine's own tables gives the engine's plan (laid
-/// afresh, or keeping the engine's SLs), and with
-/// one VL fewer than that it refuses, naming the number (the case that
-/// sends `compile --previous` back to a full re-route, note R023).
-#[test]
-fn relaying_the_engines_tables_gives_the_engines_plan() {
+/// Dmodc's routing (at most 8 VLs) of `gen pgft GEN_ARGS`.
+fn dmodc_routing(gen_args: &str) -> (Fabric, LidMap, Routing) {
     let tmp = tempfile::tempdir().unwrap();
-    let (topo, _) = generate(tmp.path(), "--h 3 --m 4,4,8 --w 1,4,4 --aggregation-nodes");
+    let (topo, _) = generate(tmp.path(), gen_args);
     let (f, lids) = load(&topo, None);
     let opts = RouteOptions {
         vls: 8,
@@ -232,6 +228,16 @@ fn relaying_the_engines_tables_gives_the_engines_plan() {
         .unwrap()
         .route(&f, &lids, &opts)
         .unwrap();
+    (f, lids, r)
+}
+
+/// [`relay`] on the engine's own tables gives the engine's plan (laid
+/// afresh, or keeping the engine's SLs), and with
+/// one VL fewer than that it refuses, naming the number (the case that
+/// sends `compile --previous` back to a full re-route, note R023).
+#[test]
+fn relaying_the_engines_tables_gives_the_engines_plan() {
+    let (f, lids, r) = dmodc_routing("--h 3 --m 4,4,8 --w 1,4,4 --aggregation-nodes");
     let (plan, escapes) = (r.vl_plan.unwrap(), r.escapes.unwrap());
     assert!(plan.vls >= 2 && !escapes.targets.is_empty());
     let again = relay(&f, &lids, &r.lfts, (&escapes, None), plan.vls).unwrap();
@@ -262,21 +268,10 @@ fn relaying_the_engines_tables_gives_the_engines_plan() {
 /// every path keeps its swapped SL.
 #[test]
 fn relaying_keeps_the_previous_sls_where_they_fit() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (topo, _) = generate(
-        tmp.path(),
+    let (f, lids, r) = dmodc_routing(
         "--h 3 --m 4,4,4 --w 1,4,4 --aggregation-nodes --mgmt-pod 1:2:2 --isolated-pods 1 \
          --empty-host-ports 0.2 --cross-cables 2 --drop-top 1",
     );
-    let (f, lids) = load(&topo, None);
-    let opts = RouteOptions {
-        vls: 8,
-        ..RouteOptions::default()
-    };
-    let r = engine_by_name("dmodc")
-        .unwrap()
-        .route(&f, &lids, &opts)
-        .unwrap();
     let (plan, escapes) = (r.vl_plan.unwrap(), r.escapes.unwrap());
     assert!(plan.vls >= 4, "{}", plan.vls);
     let mut swapped = plan.path_sl.clone();
