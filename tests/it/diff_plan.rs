@@ -28,8 +28,20 @@ use crate::common;
 /// Tables as the oracle reads them: one LID-indexed row per fabric switch.
 pub(super) type Rows = Vec<Vec<u8>>;
 
-/// The independent oracle: is this static state safe?
-fn unsafe_state(f: &Fabric, lids: &LidMap, rows: &Rows, all_paths: bool) -> Option<String> {
+/// A path an oracle follows: source switch, LID, whether the LID is an end
+/// port's, and the channels `(switch, out port)` it takes.
+pub(super) type OraclePath = (usize, u16, bool, Vec<(usize, u8)>);
+
+/// Every path of `rows` from its sources as `routec check` counts them
+/// (an end port's from the switches with another end port, a switch
+/// LID's, and with `all_paths` every LID's, from every switch), followed
+/// hop by hop; `Err` names a forwarding loop.
+pub(super) fn oracle_paths(
+    f: &Fabric,
+    lids: &LidMap,
+    rows: &Rows,
+    all_paths: bool,
+) -> Result<Vec<OraclePath>, String> {
     let nsw = f.num_switches();
     let hosts: Vec<usize> = (0..nsw)
         .map(|s| {
@@ -39,7 +51,7 @@ fn unsafe_state(f: &Fabric, lids: &LidMap, rows: &Rows, all_paths: bool) -> Opti
                 .count()
         })
         .collect();
-    let mut cdg: DiGraphMap<(usize, u8), ()> = DiGraphMap::new();
+    let mut paths = Vec::new();
     for (lid, o) in lids.iter() {
         let (tsw, is_end) = match f.switch_index(o.node) {
             Some(s) => (s.ix(), false),
@@ -49,15 +61,10 @@ fn unsafe_state(f: &Fabric, lids: &LidMap, rows: &Rows, all_paths: bool) -> Opti
             },
         };
         for (src, &h) in hosts.iter().enumerate() {
-            let weight = if is_end && !all_paths {
-                h - usize::from(src == tsw)
-            } else {
-                1
-            };
-            if weight == 0 {
+            if is_end && !all_paths && h - usize::from(src == tsw) == 0 {
                 continue;
             }
-            let (mut cur, mut prev, mut hops) = (src, None, 0);
+            let (mut cur, mut chans) = (src, Vec::new());
             loop {
                 let p = rows[cur].get(lid as usize).copied().unwrap_or(NO_ROUTE);
                 let n = f.switch_node(SwIdx(cur as u32));
@@ -67,16 +74,28 @@ fn unsafe_state(f: &Fabric, lids: &LidMap, rows: &Rows, all_paths: bool) -> Opti
                     .filter(|q| q.node != n)
                     .and_then(|q| f.switch_index(q.node));
                 let Some(w) = next else { break };
-                if let Some(pc) = prev.filter(|_| is_end || all_paths) {
-                    cdg.add_edge(pc, (cur, p), ());
-                }
-                prev = Some((cur, p));
+                chans.push((cur, p));
                 cur = w.ix();
-                hops += 1;
-                if hops > nsw {
-                    return Some(format!("forwarding loop for LID {lid} from switch {src}"));
+                if chans.len() > nsw {
+                    return Err(format!("forwarding loop for LID {lid} from switch {src}"));
                 }
             }
+            paths.push((src, lid, is_end, chans));
+        }
+    }
+    Ok(paths)
+}
+
+/// The independent oracle: is this static state safe?
+fn unsafe_state(f: &Fabric, lids: &LidMap, rows: &Rows, all_paths: bool) -> Option<String> {
+    let paths = match oracle_paths(f, lids, rows, all_paths) {
+        Ok(p) => p,
+        Err(why) => return Some(why),
+    };
+    let mut cdg: DiGraphMap<(usize, u8), ()> = DiGraphMap::new();
+    for (_, _, _, chans) in paths.iter().filter(|p| p.2 || all_paths) {
+        for pair in chans.windows(2) {
+            cdg.add_edge(pair[0], pair[1], ());
         }
     }
     petgraph::algo::is_cyclic_directed(&cdg).then(|| "credit loop".to_string())
@@ -215,6 +234,18 @@ pub(super) fn mixtures<'a>(o: &'a Rows, n: &'a Rows) -> impl Iterator<Item = Row
     })
 }
 
+/// `f` without the cable on port `port` of node `guid`.
+pub(super) fn without_cable(f: &Fabric, guid: u64, port: u8) -> Fabric {
+    let cut = Fault::Link {
+        end: PortRef {
+            guid: Guid(guid),
+            port,
+        },
+        other: None,
+    };
+    f.apply_faults(&[cut]).unwrap().0
+}
+
 fn ft2() -> Fabric {
     load_topology(Path::new(common::FT2), &LoadOptions::default())
         .unwrap()
@@ -236,14 +267,7 @@ fn route(f: &Fabric, lids: &LidMap, engine: &str, roots: RootSpec) -> Option<Tab
 #[test]
 fn ft2_cable_cut_every_engine() {
     let f = ft2();
-    let cut = Fault::Link {
-        end: PortRef {
-            guid: Guid(0x0002c90101000007),
-            port: 5,
-        },
-        other: None,
-    };
-    let g = f.apply_faults(&[cut]).unwrap().0;
+    let g = without_cable(&f, 0x0002c90101000007, 5);
     let (lf, lg) = (LidMap::new(&f).unwrap(), LidMap::new(&g).unwrap());
     for engine in ["minhop", "updn", "dmodc"] {
         let old = route(&f, &lf, engine, RootSpec::Top).unwrap();

@@ -14,11 +14,12 @@ use std::collections::HashMap;
 
 use petgraph::graphmap::DiGraphMap;
 use routec::diff::plan::{Cycle, PlanOptions, UploadPlan, Verdict, plan_upload};
-use routec::model::faults::{Fault, PortRef};
-use routec::model::{Fabric, Guid, Lfts, LidMap, NO_ROUTE, PathSl, SwIdx, TableSet, VlPlan};
+use routec::model::{Fabric, Lfts, LidMap, PathSl, TableSet, VlPlan};
 use routec::route::{RouteOptions, engine_by_name};
 
-use super::diff_plan::{Rows, hand_fabric, mixtures, plan_states, rows_of};
+use super::diff_plan::{
+    Rows, hand_fabric, mixtures, oracle_paths, plan_states, rows_of, without_cable,
+};
 use super::incremental::generate;
 
 /// Path SLs by fabric switch (LID-indexed) and the SL → VL map of a set.
@@ -46,53 +47,18 @@ fn lanes_of(f: &Fabric, lids: &LidMap, t: &TableSet) -> Lanes {
 /// The oracle: is `rows` safe when each path may be on the VL of its SL in
 /// any of `lanes`?
 fn unsafe_state(f: &Fabric, lids: &LidMap, rows: &Rows, lanes: &[&Lanes]) -> Option<String> {
-    let nsw = f.num_switches();
-    let hosts: Vec<usize> = (0..nsw)
-        .map(|s| {
-            let n = f.switch_node(SwIdx(s as u32));
-            (1..=f.node(n).num_ports)
-                .filter(|&p| f.peer(n, p).is_some_and(|q| !f.is_switch(q.node)))
-                .count()
-        })
-        .collect();
+    let paths = match oracle_paths(f, lids, rows, false) {
+        Ok(p) => p,
+        Err(why) => return Some(why),
+    };
     let mut cdg: HashMap<u8, DiGraphMap<(usize, u8), ()>> = HashMap::new();
-    for (lid, o) in lids.iter() {
-        let (tsw, is_end) = match f.switch_index(o.node) {
-            Some(s) => (s.ix(), false),
-            None => match f.peer(o.node, o.port).and_then(|p| f.switch_index(p.node)) {
-                Some(s) => (s.ix(), true),
-                None => continue,
-            },
-        };
-        for (src, &h) in hosts.iter().enumerate() {
-            if is_end && h - usize::from(src == tsw) == 0 {
-                continue;
-            }
-            let (mut cur, mut chans) = (src, Vec::new());
-            loop {
-                let p = rows[cur].get(lid as usize).copied().unwrap_or(NO_ROUTE);
-                let n = f.switch_node(SwIdx(cur as u32));
-                let next = (p != NO_ROUTE)
-                    .then(|| f.peer(n, p))
-                    .flatten()
-                    .filter(|q| q.node != n)
-                    .and_then(|q| f.switch_index(q.node));
-                let Some(w) = next else { break };
-                chans.push((cur, p));
-                cur = w.ix();
-                if chans.len() > nsw {
-                    return Some(format!("forwarding loop for LID {lid} from switch {src}"));
-                }
-            }
-            if !is_end {
-                continue; // switch LIDs: loops only, as `routec check`
-            }
-            for l in lanes {
-                let vl = l.vl_of_sl[usize::from(l.sl[src][lid as usize] & 15)];
-                let g = cdg.entry(vl).or_default();
-                for pair in chans.windows(2) {
-                    g.add_edge(pair[0], pair[1], ());
-                }
+    // switch LIDs: loops only, as `routec check`
+    for (src, lid, _, chans) in paths.iter().filter(|p| p.2) {
+        for l in lanes {
+            let vl = l.vl_of_sl[usize::from(l.sl[*src][*lid as usize] & 15)];
+            let g = cdg.entry(vl).or_default();
+            for pair in chans.windows(2) {
+                g.add_edge(pair[0], pair[1], ());
             }
         }
     }
@@ -262,14 +228,7 @@ fn escape_vls_cable_cut_plan_agrees_with_the_oracle() {
     let f = routec::parse::load_topology(&topo, &Default::default())
         .unwrap()
         .fabric;
-    let cut = Fault::Link {
-        end: PortRef {
-            guid: Guid(0x0002c90101000000),
-            port: 3,
-        },
-        other: None,
-    };
-    let g = f.apply_faults(&[cut]).unwrap().0;
+    let g = without_cable(&f, 0x0002c90101000000, 3);
     let (lf, lg) = (LidMap::new(&f).unwrap(), LidMap::new(&g).unwrap());
     let opts = RouteOptions {
         vls: 8,
