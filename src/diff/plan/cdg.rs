@@ -63,8 +63,38 @@ impl Counts {
 
     /// Strongly connected components (iterative Tarjan, successors read
     /// port by port from the counts); `None` when the graph is acyclic.
+    /// Lanes share no dependency, so each is searched on its own, in
+    /// parallel, and a lane no destination takes is skipped.
     pub fn cycles(&self, net: &Net) -> Option<Sccs> {
-        let n = net.chan_of.len() * self.lanes;
+        use rayon::prelude::*;
+        let per: Vec<(Vec<u32>, Vec<bool>)> = (0..self.lanes)
+            .into_par_iter()
+            .map(|l| self.lane_sccs(net, l))
+            .collect();
+        let (mut comp, mut cyclic) = (Vec::new(), Vec::new());
+        for (c, cy) in per {
+            let off = cyclic.len() as u32;
+            comp.extend(c.into_iter().map(|x| x + off));
+            cyclic.extend(cy);
+        }
+        cyclic.iter().any(|&c| c).then_some(Sccs {
+            comp,
+            cyclic,
+            lanes: self.lanes,
+        })
+    }
+
+    /// The components of `lane`'s channels (indices local to the lane).
+    fn lane_sccs(&self, net: &Net, lane: usize) -> (Vec<u32>, Vec<bool>) {
+        let n = net.chan_of.len();
+        let turns = net.num_turns();
+        if self.n[lane * turns..(lane + 1) * turns]
+            .iter()
+            .all(|&c| c == 0)
+        {
+            return ((0..n as u32).collect(), vec![false; n]);
+        }
+        let base = (lane * n) as u32;
         let mut t = Tarjan {
             index: vec![UNSEEN; n],
             low: vec![0; n],
@@ -84,8 +114,7 @@ impl Counts {
                 if (*po as usize) < net.width(w) {
                     let p = *po as u8;
                     *po += 1;
-                    let lane = Self::split(net, v).0;
-                    let Some(x) = self.next(net, lane, (w, pin), p) else {
+                    let Some(x) = self.next(net, lane, (w, pin), p).map(|x| x - base) else {
                         continue;
                     };
                     if t.index[x as usize] == UNSEEN {
@@ -114,11 +143,7 @@ impl Counts {
                 }
             }
         }
-        cyclic.iter().any(|&c| c).then_some(Sccs {
-            comp: t.comp,
-            cyclic,
-            lanes: self.lanes,
-        })
+        (t.comp, cyclic)
     }
 
     /// One cycle of channels inside the cyclic component of the lowest
