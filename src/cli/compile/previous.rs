@@ -121,8 +121,9 @@ fn lay_over(
     (fabric, lids): (&Fabric, &LidMap),
     routing: &Routing,
 ) -> Loaded {
-    let old = old_rows(prev, prev_lids, tables, fabric, routing.lfts.top());
-    let path_sl = old_path_sls(prev, tables, fabric, &old);
+    let ix = table_rows(prev, tables, fabric);
+    let old = old_rows(prev_lids, tables, &ix, routing.lfts.top());
+    let path_sl = old_path_sls(tables, &ix, &old);
     let new_switch: Vec<bool> = fabric
         .switches()
         .iter()
@@ -163,21 +164,14 @@ fn lay_over(
     }
 }
 
-/// The previous image's path SLs in the new fabric's switch order, shaped
-/// like `old` (as far as a row reaches; SL 0 elsewhere).
-fn old_path_sls(prev: &Fabric, tables: &TableSet, fabric: &Fabric, old: &Lfts) -> Option<PathSl> {
+/// The previous image's path SLs in the new fabric's switch order (`ix`,
+/// as [`table_rows`]), shaped like `old` (as far as a row reaches; SL 0
+/// elsewhere).
+fn old_path_sls(tables: &TableSet, ix: &[Option<usize>], old: &Lfts) -> Option<PathSl> {
     let vl = tables.vl.as_ref()?;
     let mut sl = PathSl::zeros(old);
-    for (s, &n) in fabric.switches().iter().enumerate() {
-        let guid = fabric.node(n).guid;
-        if prev
-            .node_by_guid(guid)
-            .and_then(|m| prev.switch_index(m))
-            .is_none()
-        {
-            continue;
-        }
-        let Some(i) = tables.switch_by_guid(guid) else {
+    for (s, &i) in ix.iter().enumerate() {
+        let Some(i) = i else {
             continue;
         };
         let (src, dst) = (&tables.data[vl.path_sl[i].clone()], sl.row_mut(s));
@@ -187,36 +181,36 @@ fn old_path_sls(prev: &Fabric, tables: &TableSet, fabric: &Fabric, old: &Lfts) -
     Some(sl)
 }
 
-/// The previous tables in the new fabric's switch order and LID space
-/// (`top`), straight from the image's rows, in parallel: a switch's row
-/// as far as the image row, the previous LID space and the new one all
-/// reach, [`NO_ROUTE`] elsewhere and for switches the image or the
-/// previous fabric lacks.
-fn old_rows(
-    prev: &Fabric,
-    prev_lids: &LidMap,
-    tables: &TableSet,
-    fabric: &Fabric,
-    top: u16,
-) -> Lfts {
-    use rayon::prelude::*;
+/// Per switch of the new fabric, the image row of its previous table
+/// (`None` when the image or the previous fabric lacks the switch).
+fn table_rows(prev: &Fabric, tables: &TableSet, fabric: &Fabric) -> Vec<Option<usize>> {
     let by_guid: GuidMap<usize> = tables
         .switches
         .iter()
         .enumerate()
         .map(|(i, t)| (t.guid, i))
         .collect();
-    let prev_stride = Lfts::new(0, prev_lids.max_lid()).stride();
-    let src: Vec<Option<&[u8]>> = fabric
+    fabric
         .switches()
         .iter()
         .map(|&n| {
             let guid = fabric.node(n).guid;
             prev.node_by_guid(guid).and_then(|m| prev.switch_index(m))?;
-            by_guid.get(&guid).map(|&i| tables.lft(i))
+            by_guid.get(&guid).copied()
         })
-        .collect();
-    let mut old = Lfts::zeroed(fabric.num_switches(), top);
+        .collect()
+}
+
+/// The previous tables in the new fabric's switch order (`ix`, as
+/// [`table_rows`]) and LID space (`top`), straight from the image's rows,
+/// in parallel: a switch's row as far as the image row, the previous LID
+/// space and the new one all reach, [`NO_ROUTE`] elsewhere and for
+/// switches the image or the previous fabric lacks.
+fn old_rows(prev_lids: &LidMap, tables: &TableSet, ix: &[Option<usize>], top: u16) -> Lfts {
+    use rayon::prelude::*;
+    let prev_stride = Lfts::new(0, prev_lids.max_lid()).stride();
+    let src: Vec<Option<&[u8]>> = ix.iter().map(|i| i.map(|i| tables.lft(i))).collect();
+    let mut old = Lfts::zeroed(ix.len(), top);
     old.rows_mut()
         .collect::<Vec<_>>()
         .into_par_iter()

@@ -22,6 +22,7 @@
 //! every path is on one lane, as before.
 
 use super::net::Rows;
+use crate::model::vl::IDENTITY;
 use crate::model::{Fabric, Lid, TableSet};
 
 /// The lanes of an upload and each (switch, LID) path's old and new lane.
@@ -37,8 +38,6 @@ pub(super) struct Lanes {
 
 /// SL → VL of a side's tables, when every port maps alike.
 type SlMap = [u8; 16];
-
-const IDENTITY: SlMap = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
 impl Lanes {
     /// One lane for every path.
@@ -64,7 +63,10 @@ impl Lanes {
             return Ok(Lanes::one(nsw));
         }
         let (om, nm) = (sl_map(old)?, sl_map(new)?);
-        let (osl, nsl) = (path_sls(fabric, rows, old), path_sls(fabric, rows, new));
+        let (osl, nsl) = (
+            path_sls(nsw, rows, (old, &rows.old_ix)),
+            path_sls(nsw, rows, (new, &rows.new_ix)),
+        );
         let mut used = [false; 16];
         osl.iter()
             .chain(&nsl)
@@ -162,16 +164,16 @@ fn sl_map(set: &TableSet) -> Result<SlMap, String> {
     Ok(v.default.unwrap_or(IDENTITY))
 }
 
-/// Path SLs of a table set in [`Rows`]' layout (LID-major, the fabric's
-/// switches); 0 where the set has no plan, no row or no such LID.
-fn path_sls(fabric: &Fabric, rows: &Rows, set: &TableSet) -> Vec<u8> {
-    let nsw = fabric.num_switches();
+/// Path SLs of a table set in [`Rows`]' layout (LID-major, `nsw` fabric
+/// switches, `ix` the set's row of each); 0 where the set has no plan, no
+/// row or no such LID.
+fn path_sls(nsw: usize, rows: &Rows, (set, ix): (&TableSet, &[Option<usize>])) -> Vec<u8> {
     let mut out = vec![0u8; nsw * rows.len];
     let Some(v) = &set.vl else {
         return out;
     };
-    for (s, &n) in fabric.switches().iter().enumerate() {
-        let Some(i) = set.switch_by_guid(fabric.node(n).guid) else {
+    for (s, &i) in ix.iter().enumerate() {
+        let Some(i) = i else {
             continue;
         };
         let row = &set.data[v.path_sl[i].clone()];

@@ -85,31 +85,39 @@ pub fn plan_upload(
         plan.cycle = Some(cycle(&p, u));
         return plan;
     }
-    p.counts = Counts::new(&net, lanes.count());
-    let looped = p.count_all(View::Old);
-    if let Some(u) = p.check(looped) {
-        plan.verdict = Verdict::OldUnsafe;
-        plan.cycle = Some(cycle(&p, u));
-        return plan;
-    }
     // The upload starts from the old entries, but with several lanes a
     // source may already carry its new SL: the counts of that state (the
-    // same as OLD's on one lane).
-    let mut start = None;
-    if lanes.count() > 1 {
-        p.counts = Counts::new(&net, lanes.count());
-        let looped = p.count_all(View::Modes);
-        start = p.check(looped);
-    }
-    let pending = p.pending();
-    plan.entries = (pending.len() + free.len()) as u64;
-    if let Some(u) = start {
+    // old tables' own on one lane). Its turns include the old tables', so
+    // when it is safe so are they.
+    p.counts = Counts::new(&net, lanes.count());
+    let view = if lanes.count() > 1 {
+        View::Modes
+    } else {
+        View::Old
+    };
+    let looped = p.count_all(view);
+    if let Some(start) = p.check(looped) {
+        let old = if view == View::Old {
+            Some(start.clone())
+        } else {
+            p.counts = Counts::new(&net, lanes.count());
+            let looped = p.count_all(View::Old);
+            p.check(looped)
+        };
+        if let Some(u) = old {
+            plan.verdict = Verdict::OldUnsafe;
+            plan.cycle = Some(cycle(&p, u));
+            return plan;
+        }
         // no order of LFT writes helps while the old tables carry new SLs
+        plan.entries = (p.pending().len() + free.len()) as u64;
         plan.verdict = Verdict::Blocked;
-        plan.cycle = Some(cycle(&p, u));
+        plan.cycle = Some(cycle(&p, start));
         plan.entries_left = plan.entries;
         return plan;
     }
+    let pending = p.pending();
+    plan.entries = (pending.len() + free.len()) as u64;
     if plan.entries == 0 {
         return plan;
     }

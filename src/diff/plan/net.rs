@@ -160,6 +160,9 @@ pub(super) struct Rows {
     nsw: usize,
     pub old: Vec<u8>,
     pub new: Vec<u8>,
+    /// Per fabric switch, its row in the old and in the new table set.
+    pub old_ix: Vec<Option<usize>>,
+    pub new_ix: Vec<Option<usize>>,
     /// Switches of either table set that the fabric lacks (ignored).
     pub gone: Vec<Guid>,
 }
@@ -195,8 +198,9 @@ impl Rows {
                 }
             }
         };
-        fill(&mut o, old, &of(&oi));
-        fill(&mut n, new, &of(&ni));
+        let (old_ix, new_ix) = (of(&oi), of(&ni));
+        fill(&mut o, old, &old_ix);
+        fill(&mut n, new, &new_ix);
         let mut gone: Vec<Guid> = (old.switches.iter().chain(&new.switches))
             .map(|s| s.guid)
             .filter(|&g| fabric.node_by_guid(g).is_none_or(|n| !fabric.is_switch(n)))
@@ -208,6 +212,8 @@ impl Rows {
             nsw,
             old: o,
             new: n,
+            old_ix,
+            new_ix,
             gone,
         }
     }

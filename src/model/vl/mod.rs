@@ -17,7 +17,7 @@ pub const NUM_SL: usize = 16;
 pub const VL_DROP: u8 = 15;
 
 /// SL `i` on VL `i`.
-const IDENTITY: [u8; NUM_SL] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+pub const IDENTITY: [u8; NUM_SL] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
 /// SL2VL tables for every switch, and the table of end ports. A switch with
 /// no table maps SL to VL unchanged, which is also what OpenSM programs by

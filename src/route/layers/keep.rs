@@ -9,9 +9,8 @@
 //! lanes"). So each path first tries the layer of its previous SL, and
 //! only the paths that no longer fit there (or had none) go by first fit.
 
-use super::order::Layer;
-use super::paths::{Block, PathWalk};
-use super::pending::try_insert;
+use super::paths::{Block, PathWalk, Turn};
+use super::pending::{Upper, try_insert};
 use super::seed::pending_seed;
 use super::{PathRef, Placement};
 use crate::model::PathSl;
@@ -26,64 +25,37 @@ pub(super) fn place_keeping(
     prev: &PathSl,
 ) {
     let start = pending_seed(walk, pending);
-    let mut layers: Vec<Layer> = Vec::new();
+    let mut upper = Upper::new(&start, 1, max - 1);
     let (mut turns, mut added, mut blk) = (Vec::new(), Vec::new(), Block::default());
     let mut left = Vec::new();
     for (i, &(src, lid, w)) in pending.iter().enumerate() {
         let want = usize::from(prev.get(src as usize, lid));
         if want == 0 || want >= max {
-            left.push(i);
+            left.push((i, (0, Turn::default())));
             continue;
         }
-        while layers.len() < want {
-            layers.push(walk.layer_in(&start));
+        while upper.layers.len() < want {
+            upper.layers.push(walk.layer_in(&start));
         }
         turns.clear();
         walk.path_turns(walk.col(&mut blk, lid), src, &mut turns);
-        if try_insert(&mut layers[want - 1], &turns, &mut added).is_ok() {
-            layers[want - 1].load += w;
-            p.sl.set(src as usize, lid, want as u8);
-        } else {
-            left.push(i);
+        match try_insert(&mut upper.layers[want - 1], &turns, &mut added) {
+            Ok(()) => {
+                upper.layers[want - 1].load += w;
+                p.sl.set(src as usize, lid, want as u8);
+            }
+            Err(t) => left.push((i, (want, turns[t]))),
         }
     }
-    for i in left {
-        let (src, lid, w) = pending[i];
-        turns.clear();
-        walk.path_turns(walk.col(&mut blk, lid), src, &mut turns);
-        let mut refused = None;
-        let mut chosen =
-            (0..layers.len()).find(|&l| match try_insert(&mut layers[l], &turns, &mut added) {
-                Ok(()) => true,
-                Err(t) => {
-                    refused = Some((l + 1, turns[t]));
-                    false
-                }
-            });
-        if chosen.is_none() && layers.len() + 1 < max {
-            // a fresh layer takes any path that does not loop
-            let mut fresh = walk.layer_in(&start);
-            let _ = try_insert(&mut fresh, &turns, &mut added);
-            layers.push(fresh);
-            chosen = Some(layers.len() - 1);
-        }
-        match chosen {
-            Some(l) => {
-                layers[l].load += w;
-                p.sl.set(src as usize, lid, (l + 1) as u8);
-            }
-            None => {
-                // left on the last layer it tried, where the verifier
-                // reports the loop
-                let (last, t) = refused.unwrap_or((1, turns.first().copied().unwrap_or_default()));
-                p.unplaced += 1;
-                p.stuck.get_or_insert((last, t));
-                if let Some(l) = layers.get_mut(last - 1) {
-                    l.load += w;
-                }
-                p.sl.set(src as usize, lid, last as u8);
-            }
-        }
+    // the others by first fit over the layers as they are, as `pending`
+    // places the paths layer 1 refuses
+    for (i, refused) in left {
+        upper.place(walk, i, pending[i], refused);
     }
-    p.layers.extend(layers);
+    for &(i, layer) in &upper.assigned {
+        let (src, lid, _) = pending[i];
+        p.sl.set(src as usize, lid, layer as u8);
+    }
+    p.layers.extend(upper.layers);
+    (p.unplaced, p.stuck) = (upper.unplaced, upper.stuck);
 }

@@ -34,7 +34,7 @@ pub(super) fn place_pending(walk: &PathWalk, p: &mut Placement, pending: &[PathR
     }
     let start = pending_seed(walk, pending);
     let mut first = walk.layer_in(&start);
-    let mut upper = Upper::new(&start, max - 2);
+    let mut upper = Upper::new(&start, 2, max - 2);
     let taken = if rayon::current_num_threads() > 1 {
         let (tx, rx) = mpsc::channel();
         std::thread::scope(|sc| {
@@ -46,13 +46,13 @@ pub(super) fn place_pending(walk: &PathWalk, p: &mut Placement, pending: &[PathR
                 })
             });
             for (i, t) in rx {
-                upper.place(walk, i, pending[i], t);
+                upper.place(walk, i, pending[i], (1, t));
             }
             one.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
         })
     } else {
         first_pass(walk, &mut first, pending, |i, t| {
-            upper.place(walk, i, pending[i], t)
+            upper.place(walk, i, pending[i], (1, t))
         })
     };
     for i in taken {
@@ -95,26 +95,31 @@ fn first_pass(
     taken
 }
 
-/// Layers 2 and up, fed the paths layer 1 refused.
-struct Upper<'s> {
-    layers: Vec<Layer>,
+/// Layers `first` and up, filled by first fit: layers 2 and up fed the
+/// paths layer 1 refused, or layers 1 and up fed the paths that do not
+/// stay on their previous layer (`keep.rs`).
+pub(super) struct Upper<'s> {
+    /// Layers `first`, `first` + 1, … (some may be given filled).
+    pub layers: Vec<Layer>,
     start: &'s [u32],
-    /// How many layers above layer 1 may be opened.
+    first: usize,
+    /// How many layers it may hold.
     room: usize,
     /// (pending index, layer) of every path placed or left here.
-    assigned: Vec<(usize, usize)>,
-    unplaced: u64,
-    stuck: Option<(usize, Turn)>,
+    pub assigned: Vec<(usize, usize)>,
+    pub unplaced: u64,
+    pub stuck: Option<(usize, Turn)>,
     turns: Vec<Turn>,
     added: Vec<usize>,
     blk: Block,
 }
 
 impl<'s> Upper<'s> {
-    fn new(start: &'s [u32], room: usize) -> Self {
+    pub fn new(start: &'s [u32], first: usize, room: usize) -> Self {
         Upper {
             layers: Vec::new(),
             start,
+            first,
             room,
             assigned: Vec::new(),
             unplaced: 0,
@@ -125,29 +130,35 @@ impl<'s> Upper<'s> {
         }
     }
 
-    /// First fit for path `i`, refused by layer 1 at `refused1`; layer
-    /// numbers count the base layer and layer 1.
-    fn place(&mut self, walk: &PathWalk, i: usize, (src, lid, w): PathRef, refused1: Turn) {
+    /// First fit for path `i`, last refused by layer `refused.0` (below
+    /// `first`) at turn `refused.1`; layer numbers count the base layer.
+    pub fn place(
+        &mut self,
+        walk: &PathWalk,
+        i: usize,
+        (src, lid, w): PathRef,
+        mut refused: (usize, Turn),
+    ) {
         self.turns.clear();
         walk.path_turns(walk.col(&mut self.blk, lid), src, &mut self.turns);
-        let mut refused = (1, refused1);
+        let first = self.first;
         let (turns, added) = (&self.turns, &mut self.added);
         let chosen = (0..self.layers.len()).find(|&l| {
             let r = try_insert(&mut self.layers[l], turns, added);
             if let Err(t) = r {
-                refused = (l + 2, turns[t]);
+                refused = (l + first, turns[t]);
             }
             r.is_ok()
         });
         let layer = match chosen {
-            Some(l) => l + 2,
+            Some(l) => l + first,
             None if self.layers.len() < self.room => {
                 let mut fresh = walk.layer_in(self.start);
                 // A fresh layer takes any path: a path that does not loop
                 // never depends on itself.
                 let _ = try_insert(&mut fresh, turns, added);
                 self.layers.push(fresh);
-                self.layers.len() + 1
+                self.layers.len() - 1 + first
             }
             None => {
                 self.unplaced += 1;
@@ -155,8 +166,8 @@ impl<'s> Upper<'s> {
                 refused.0
             }
         };
-        if layer >= 2 {
-            self.layers[layer - 2].load += w;
+        if layer >= first {
+            self.layers[layer - first].load += w;
         }
         self.assigned.push((i, layer));
     }
