@@ -27,8 +27,37 @@ impl Counts {
         turns.iter().for_each(|&t| self.n[t as usize] += 1);
     }
 
+    /// [`Counts::add`], noting in `fresh` each turn no destination took
+    /// before: the dependencies this change may have added.
+    pub fn add_noting(&mut self, turns: &[u32], fresh: &mut Vec<u32>) {
+        for &t in turns {
+            let n = &mut self.n[t as usize];
+            if *n == 0 {
+                fresh.push(t);
+            }
+            *n += 1;
+        }
+    }
+
     pub fn remove(&mut self, turns: &[u32]) {
         turns.iter().for_each(|&t| self.n[t as usize] -= 1);
+    }
+
+    /// The channels (of its lane) a turn index joins: the one arriving on
+    /// its in port, the one leaving by its out port.
+    pub fn turn_channels(net: &Net, t: u32) -> Option<(u32, u32)> {
+        let turns = net.num_turns();
+        let (lane, local) = (t as usize / turns, t as usize % turns);
+        let (s, pin, pout) = net.turn_ports(local);
+        let Hop::Switch { sw: u, port: pu } = net.hop(s, pin) else {
+            return None;
+        };
+        let (from, to) = (net.chan(u, pu), net.chan(s, pout));
+        if from == NO_CHANNEL || to == NO_CHANNEL {
+            return None;
+        }
+        let base = (lane * net.chan_of.len()) as u32;
+        Some((base + from, base + to))
     }
 
     /// The lane of channel `c` and its channel in `net`.
@@ -38,10 +67,52 @@ impl Counts {
     }
 
     /// Channels a packet on channel `c` may continue on (same lane).
-    fn succ<'a>(&'a self, net: &'a Net, c: u32) -> impl Iterator<Item = u32> + 'a {
+    pub fn succ<'a>(&'a self, net: &'a Net, c: u32) -> impl Iterator<Item = u32> + 'a {
         let (lane, _) = Self::split(net, c);
         let (w, pin) = Self::head(net, c);
         (0..net.width(w) as u8).filter_map(move |po| self.next(net, lane, (w, pin), po))
+    }
+
+    /// Channels whose packets may continue on channel `c` (same lane).
+    pub fn pred<'a>(&'a self, net: &'a Net, c: u32) -> impl Iterator<Item = u32> + 'a {
+        let (lane, local) = Self::split(net, c);
+        let (w, po) = net.chan_of[local as usize];
+        let base = (lane * net.chan_of.len()) as u32;
+        (0..net.width(w) as u8).filter_map(move |pin| {
+            let Hop::Switch { sw: u, port: pu } = net.hop(w, pin) else {
+                return None;
+            };
+            let c = net.chan(u, pu);
+            let t = lane * net.num_turns() + net.turn(w, pin, po) as usize;
+            (c != NO_CHANNEL && self.n[t] > 0).then_some(base + c)
+        })
+    }
+
+    /// Whether turn index `t` is taken in the current state.
+    pub fn taken(&self, t: u32) -> bool {
+        self.n[t as usize] > 0
+    }
+
+    /// A topological order of every lane's channels (`rank[from] <
+    /// rank[to]` for each dependency, ranks distinct), or `None` when some
+    /// lane has a cycle.
+    pub fn topological(&self, net: &Net) -> Option<Vec<u32>> {
+        use rayon::prelude::*;
+        let per: Vec<(Vec<u32>, Vec<bool>)> = (0..self.lanes)
+            .into_par_iter()
+            .map(|l| self.lane_sccs(net, l))
+            .collect();
+        let mut rank = Vec::with_capacity(net.chan_of.len() * self.lanes);
+        for (comp, cyclic) in per {
+            if cyclic.iter().any(|&c| c) {
+                return None;
+            }
+            // Tarjan completes a component after every one it leads to:
+            // acyclic, each channel is one component, sinks numbered first
+            let off = rank.len() as u32;
+            rank.extend(comp.iter().map(|&k| off + (comp.len() as u32 - 1 - k)));
+        }
+        Some(rank)
     }
 
     /// The switch channel `c` leads to and the port it arrives on.

@@ -20,6 +20,7 @@
 mod cdg;
 mod lanes;
 mod net;
+mod order;
 mod phases;
 mod render;
 mod types;

@@ -111,6 +111,14 @@ impl Net {
     }
 
     /// The turn index of (switch `s`, in port, out port).
+    /// The switch and ports of turn index `t` (of one lane): the inverse
+    /// of [`Net::turn`].
+    pub fn turn_ports(&self, t: usize) -> (u32, PortNum, PortNum) {
+        let s = self.turn_start.partition_point(|&x| x <= t) - 1;
+        let (w, off) = (self.width(s as u32), t - self.turn_start[s]);
+        (s as u32, (off / w) as PortNum, (off % w) as PortNum)
+    }
+
     pub fn turn(&self, s: u32, pin: PortNum, pout: PortNum) -> u32 {
         (self.turn_start[s as usize] + pin as usize * self.width(s) + pout as usize) as u32
     }

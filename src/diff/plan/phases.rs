@@ -23,10 +23,13 @@ use rayon::prelude::*;
 
 use super::cdg::Counts;
 use super::net::{Hop, Target};
+use super::order::Order;
 use super::walk::{BOTH, DestWalk, NEW, OLD, Scratch, Tables, View};
 
-/// Single-entry trials before a plan is declared blocked.
-pub(super) const TRIALS: usize = 256;
+/// Single-entry trials in one phase at most (a bound on the time a phase
+/// takes; each trial walks one destination and searches between two
+/// ranks of the order).
+pub(super) const TRIALS: usize = 1 << 16;
 
 /// Destinations walked at once (bounds the turn lists held in memory).
 const CHUNK: usize = 1024;
@@ -80,6 +83,12 @@ impl<'a> Planner<'a> {
     /// Sets the state of `entries`, updating the counts of their targets;
     /// returns the first forwarding cycle of the new state.
     pub fn set(&mut self, entries: &[Entry], mode: u8) -> Option<Unsafe> {
+        self.set_noting(entries, mode, &mut Vec::new())
+    }
+
+    /// [`Planner::set`], noting in `fresh` the turns the new state takes
+    /// that the old one did not (`Counts::add_noting`).
+    fn set_noting(&mut self, entries: &[Entry], mode: u8, fresh: &mut Vec<u32>) -> Option<Unsafe> {
         let mut ts: Vec<u32> = entries.iter().map(|e| e.0).collect();
         ts.dedup();
         ts.sort_unstable();
@@ -96,7 +105,7 @@ impl<'a> Planner<'a> {
         }
         for chunk in ts.chunks(CHUNK) {
             for (&t, w) in chunk.iter().zip(self.walks(chunk, View::Modes)) {
-                self.counts.add(&w.turns);
+                self.counts.add_noting(&w.turns, fresh);
                 if let (None, Some(sw)) = (&first, w.cycle) {
                     first = Some(Unsafe::Loop { t, switches: sw });
                 }
@@ -215,16 +224,56 @@ impl<'a> Planner<'a> {
         self.trials(cands)
     }
 
-    /// Tries candidates one at a time, keeping each that leaves the state safe.
+    /// Tries candidates one at a time, keeping each that leaves the state
+    /// safe. The state they start from is safe (the last accepted one), so
+    /// a trial is judged by the dependencies it adds, against a topological
+    /// order of the graph kept up to date (`order.rs`), rather than by a
+    /// search of every lane's whole graph; and its target is walked once,
+    /// its turns before the trial being those the previous trial of the
+    /// same target left. The first failure is still described by the whole
+    /// search. Production-like fabric, ten cut cables, 4 lanes: 58 s with
+    /// a Tarjan search per trial and at most 256 trials a phase (36
+    /// phases), 2.3 s with every candidate tried (5 phases).
     fn trials(&mut self, cands: &[Entry]) -> Result<Vec<Entry>, Unsafe> {
         let (mut kept, mut first) = (Vec::new(), None);
-        for &e in cands.iter().take(TRIALS) {
-            let looped = self.set(&[e], BOTH);
-            match self.check(looped) {
-                None => kept.push(e),
-                Some(u) => {
-                    first.get_or_insert(u);
-                    self.set(&[e], OLD);
+        let mut order = Order::of(&self.counts, self.tables.net);
+        let mut sc = Scratch::new(self.tables.net.nsw);
+        // the turns of target `.0` in the current state
+        let mut now: Option<(u32, Vec<u32>)> = None;
+        let mut fresh = Vec::new();
+        for &(t, s) in cands.iter().take(TRIALS) {
+            let target = self.targets[t as usize];
+            let before = match now.take() {
+                Some((u, turns)) if u == t => turns,
+                _ => self.tables.walk(&target, View::Modes, &mut sc).turns,
+            };
+            self.counts.remove(&before);
+            self.tables.set_mode(s, target.lid, BOTH);
+            let after = self.tables.walk(&target, View::Modes, &mut sc);
+            fresh.clear();
+            self.counts.add_noting(&after.turns, &mut fresh);
+            let looped = after.cycle.map(|sw| Unsafe::Loop { t, switches: sw });
+            let verdict = match (&mut order, looped) {
+                (Some(o), None) => match o.take_in(&self.counts, self.tables.net, &fresh) {
+                    true => Ok(()),
+                    false => Err(None),
+                },
+                (Some(_), Some(l)) => Err(Some(l)),
+                (None, looped) => self.check(looped).map_or(Ok(()), |u| Err(Some(u))),
+            };
+            match verdict {
+                Ok(()) => {
+                    kept.push((t, s));
+                    now = Some((t, after.turns));
+                }
+                Err(why) => {
+                    if first.is_none() {
+                        first = why.or_else(|| self.check(None));
+                    }
+                    self.counts.remove(&after.turns);
+                    self.tables.set_mode(s, target.lid, OLD);
+                    self.counts.add(&before);
+                    now = Some((t, before));
                 }
             }
         }
