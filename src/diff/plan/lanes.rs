@@ -67,18 +67,38 @@ impl Lanes {
             path_sls(nsw, rows, (old, &rows.old_ix)),
             path_sls(nsw, rows, (new, &rows.new_ix)),
         );
+        Ok(Lanes::of_sides(nsw, (&om, osl), (&nm, nsl)))
+    }
+
+    /// The lanes of `set` (OLD's when `old`, else NEW's) alone: each VL a
+    /// lane of its own. For the pure OLD and NEW checks, where every
+    /// switch maps by that side's SL2VL tables, so merging VLs with the
+    /// other side's would see cycles those tables do not have.
+    pub fn side(fabric: &Fabric, rows: &Rows, set: &TableSet, old: bool) -> Result<Lanes, String> {
+        let nsw = fabric.num_switches();
+        if set.vl.is_none() {
+            return Ok(Lanes::one(nsw));
+        }
+        let m = sl_map(set)?;
+        let ix = if old { &rows.old_ix } else { &rows.new_ix };
+        let sl = path_sls(nsw, rows, (set, ix));
+        Ok(Lanes::of_sides(nsw, (&m, sl.clone()), (&m, sl)))
+    }
+
+    /// Lanes from each side's SL → VL map and path SLs.
+    fn of_sides(nsw: usize, (om, osl): (&SlMap, Vec<u8>), (nm, nsl): (&SlMap, Vec<u8>)) -> Lanes {
         let mut used = [false; 16];
         osl.iter()
             .chain(&nsl)
             .for_each(|&sl| used[usize::from(sl & 15)] = true);
-        let lane_of_vl = merge_vls(&used, &om, &nm);
+        let lane_of_vl = merge_vls(&used, om, nm);
         let lanes = lane_of_vl
             .iter()
             .filter(|&&l| l != NO_LANE)
             .max()
             .map_or(0, |&l| l + 1);
         if lanes <= 1 {
-            return Ok(Lanes::one(nsw));
+            return Lanes::one(nsw);
         }
         let vls = (0..lanes)
             .map(|l| {
@@ -89,13 +109,13 @@ impl Lanes {
             .collect();
         let lane = |m: &SlMap, sl: u8| lane_of_vl[usize::from(m[usize::from(sl & 15)] & 15)];
         let (otab, ntab): (Vec<u8>, Vec<u8>) =
-            (0..16u8).map(|sl| (lane(&om, sl), lane(&nm, sl))).unzip();
-        Ok(Lanes {
+            (0..16u8).map(|sl| (lane(om, sl), lane(nm, sl))).unzip();
+        Lanes {
             vls,
             old: osl.iter().map(|&sl| otab[usize::from(sl & 15)]).collect(),
             new: nsl.iter().map(|&sl| ntab[usize::from(sl & 15)]).collect(),
             nsw,
-        })
+        }
     }
 
     /// Number of lanes.

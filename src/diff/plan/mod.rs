@@ -15,7 +15,9 @@
 //! compared LID by LID; a switch a side lacks routes nothing on that side.
 //! Destinations and their source switches are those of `routec check`
 //! (`all_paths` as `check --all-paths`). Channel dependencies are kept
-//! per lane (`lanes`): the VLs a path's old or new SL maps to.
+//! per lane (`lanes`): the VLs a path's old or new SL maps to. An upload
+//! that blocks while sources may be on either SL is planned again with
+//! every source on its new SL ("SLs first", `formats/diff-plan.md`).
 
 mod cdg;
 mod lanes;
@@ -23,6 +25,7 @@ mod net;
 mod order;
 mod phases;
 mod render;
+mod run;
 mod types;
 mod walk;
 
@@ -35,8 +38,9 @@ use crate::model::{Fabric, LFT_BLOCK, Lid, LidMap, TableSet};
 use cdg::Counts;
 use lanes::Lanes;
 use net::{Hop, Net, Rows, Target, targets};
-use phases::{Entry, Planner, Unsafe};
-use walk::{BOTH, OLD, Tables, View};
+use phases::{Planner, Unsafe};
+use run::{side_unsafe, upload};
+use walk::{OLD, Tables, View};
 
 /// Plans the upload of `new` over `old` on `fabric`.
 pub fn plan_upload(
@@ -59,6 +63,7 @@ pub fn plan_upload(
         lanes: &lanes,
         modes: vec![OLD; net.nsw * rows.len],
         all_paths: opts.all_paths,
+        sls_first: false,
     };
     let mut p = Planner {
         tables,
@@ -77,13 +82,18 @@ pub fn plan_upload(
         entries_left: 0,
         switches_ignored: rows.gone.clone(),
         lanes: lanes.vls.clone(),
+        sls_first: false,
         one_lane_because,
     };
     let cycle = |p: &Planner, u: Unsafe| describe(&net, &lanes, p.targets, u);
-    let looped = p.count_all(View::New);
-    if let Some(u) = p.check(looped) {
+    let side = |set: &TableSet, old: bool| {
+        let lanes = Lanes::side(fabric, &rows, set, old).unwrap_or(Lanes::one(net.nsw));
+        let view = if old { View::Old } else { View::New };
+        side_unsafe(&net, &rows, &targets, &lanes, opts, view)
+    };
+    if let Some(c) = side(new, false) {
         plan.verdict = Verdict::NewUnsafe;
-        plan.cycle = Some(cycle(&p, u));
+        plan.cycle = Some(c);
         return plan;
     }
     // The upload starts from the old entries, but with several lanes a
@@ -98,16 +108,9 @@ pub fn plan_upload(
     };
     let looped = p.count_all(view);
     if let Some(start) = p.check(looped) {
-        let old = if view == View::Old {
-            Some(start.clone())
-        } else {
-            p.counts = Counts::new(&net, lanes.count());
-            let looped = p.count_all(View::Old);
-            p.check(looped)
-        };
-        if let Some(u) = old {
+        if let Some(c) = side(old, true) {
             plan.verdict = Verdict::OldUnsafe;
-            plan.cycle = Some(cycle(&p, u));
+            plan.cycle = Some(c);
             return plan;
         }
         // no order of LFT writes helps while the old tables carry new SLs
@@ -122,41 +125,26 @@ pub fn plan_upload(
     if plan.entries == 0 {
         return plan;
     }
-    let looped = p.set(&pending, BOTH);
-    let mut done: Vec<Vec<Entry>> = Vec::new();
-    match p.check(looped) {
-        None => {
-            plan.verdict = Verdict::AllAtOnce;
-            done.push(pending);
-        }
-        Some(u) => {
-            plan.all_at_once_cycle = Some(cycle(&p, u));
-            plan.verdict = Verdict::Phased;
-            p.set(&pending, OLD);
-            loop {
-                let left = p.pending();
-                if left.is_empty() {
-                    break;
-                }
-                let mut cands = p.eligible(&left);
-                if cands.is_empty() {
-                    cands = left.clone();
-                }
-                match p.phase(&cands) {
-                    Ok(entries) => {
-                        p.commit(&entries);
-                        done.push(entries);
-                    }
-                    Err(u) => {
-                        plan.verdict = Verdict::Blocked;
-                        plan.cycle = Some(cycle(&p, u));
-                        plan.entries_left = left.len() as u64;
-                        break;
-                    }
-                }
+    let mut run = upload(&mut p, &pending);
+    if run.verdict == Verdict::Blocked && lanes.count() > 1 {
+        // The start (old tables, either SL) is safe, so the sources may
+        // take their new SLs first; the LFT writes then meet new SLs only.
+        p.tables.sls_first = true;
+        p.tables.modes.iter_mut().for_each(|m| *m = OLD);
+        p.counts = Counts::new(&net, lanes.count());
+        let looped = p.count_all(View::Modes);
+        if p.check(looped).is_none() {
+            let second = upload(&mut p, &pending);
+            if second.left < run.left {
+                (run, plan.sls_first) = (second, true);
             }
         }
     }
+    plan.verdict = run.verdict;
+    plan.all_at_once_cycle = run.all_at_once.map(|u| cycle(&p, u));
+    plan.cycle = run.stop.map(|u| cycle(&p, u));
+    plan.entries_left = run.left as u64;
+    let done = run.done;
     let writes: Vec<Vec<(u32, Lid)>> = done
         .iter()
         .map(|ph| {

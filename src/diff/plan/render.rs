@@ -30,6 +30,12 @@ pub fn render(p: &UploadPlan) -> String {
         Verdict::OldUnsafe => "the OLD tables are not safe themselves\n".to_string(),
         Verdict::NewUnsafe => "the NEW tables are not safe themselves\n".to_string(),
     };
+    if p.sls_first {
+        s += "  SLs first: give every source its new path SL (SA path records, new SL2VL \
+              tables) and wait until all use it before phase 1 — the old tables are safe on \
+              either SL, the phases below with the new SLs only; with sources still on their \
+              old SLs the upload blocks (formats/diff-plan.md, \"SLs first\")\n";
+    }
     if p.lanes.len() > 1 {
         s += &format!(
             "  channel dependencies per lane (VLs): {:?}; a path may be on the lane of its old \

@@ -112,6 +112,10 @@ pub struct UploadPlan {
     /// when there are several (absent: one lane for every path).
     #[serde(skip_serializing_if = "is_one_lane")]
     pub lanes: Vec<Vec<u8>>,
+    /// The sources take their new path SLs before the first LFT write
+    /// (`diff-plan.md`, "SLs first"); absent when the plan does not ask it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sls_first: bool,
     /// Why paths of tables with a VL plan were all put on one lane.
     #[serde(skip)]
     pub one_lane_because: Option<String>,

@@ -41,6 +41,10 @@ pub(super) struct Tables<'a> {
     /// `OLD`, `NEW` or `BOTH` per (switch, LID), laid out as [`Rows`].
     pub modes: Vec<u8>,
     pub all_paths: bool,
+    /// Upload states read each path on its new SL only (every source was
+    /// handed its new SL before the first LFT write) rather than on its
+    /// old or its new SL.
+    pub sls_first: bool,
 }
 
 /// What one destination's walk found.
@@ -108,7 +112,7 @@ impl Tables<'_> {
         let (old, new) = match view {
             View::Old => (true, false),
             View::New => (false, true),
-            View::Modes => (true, true),
+            View::Modes => (!self.sls_first, true),
         };
         self.lanes.of(s, lid, old, new)
     }
