@@ -229,30 +229,38 @@ fn an_sl_change_alone_can_close_a_credit_loop() {
     ));
 }
 
-/// Dmodc on PGFT(3; 2,2,2; 1,2,2) with an aggregation node on every switch
-/// (escape paths on a second VL), one cable cut: the plan between the two
-/// routings agrees with the oracle on every state it passes through.
-#[test]
-fn escape_vls_cable_cut_plan_agrees_with_the_oracle() {
+/// PGFT(3; 2,2,2; 1,2,2) with an aggregation node on every switch: Dmodc
+/// routes it with escape paths on further VLs.
+fn escape_fabric() -> Fabric {
     let tmp = tempfile::tempdir().unwrap();
     let (topo, _) = generate(tmp.path(), "--h 3 --m 2,2,2 --w 1,2,2 --aggregation-nodes");
-    let f = routec::parse::load_topology(&topo, &Default::default())
+    routec::parse::load_topology(&topo, &Default::default())
         .unwrap()
-        .fabric;
-    let g = without_cable(&f, 0x0002c90101000000, 3);
-    let (lf, lg) = (LidMap::new(&f).unwrap(), LidMap::new(&g).unwrap());
+        .fabric
+}
+
+/// Dmodc's tables of `f` with `--vls 8`, and its LIDs.
+fn dmodc_set(f: &Fabric) -> (LidMap, TableSet) {
+    let lids = LidMap::new(f).unwrap();
     let opts = RouteOptions {
         vls: 8,
         ..RouteOptions::default()
     };
-    let set = |f: &Fabric, lids: &LidMap| {
-        let r = engine_by_name("dmodc")
-            .unwrap()
-            .route(f, lids, &opts)
-            .unwrap();
-        TableSet::from_routing_with_plan(f, lids, &r.lfts, r.vl_plan.as_ref().unwrap())
-    };
-    let (old, new) = (set(&f, &lf), set(&g, &lg));
+    let r = engine_by_name("dmodc")
+        .unwrap()
+        .route(f, &lids, &opts)
+        .unwrap();
+    let set = TableSet::from_routing_with_plan(f, &lids, &r.lfts, r.vl_plan.as_ref().unwrap());
+    (lids, set)
+}
+
+/// The escape fabric, one cable cut: the plan between the two routings
+/// agrees with the oracle on every state it passes through.
+#[test]
+fn escape_vls_cable_cut_plan_agrees_with_the_oracle() {
+    let f = escape_fabric();
+    let g = without_cable(&f, 0x0002c90101000000, 3);
+    let ((_, old), (lg, new)) = (dmodc_set(&f), dmodc_set(&g));
     let (plan, _, _) = check_plan(&g, &lg, &old, &new);
     assert!(plan.lanes.len() >= 2, "{plan:#?}");
     assert!(
@@ -261,7 +269,7 @@ fn escape_vls_cable_cut_plan_agrees_with_the_oracle() {
     );
 }
 
-/// The same fabric losing a leaf's up cable: with each source on its old
+/// The escape fabric losing a leaf's up cable: with each source on its old
 /// or its new SL the upload blocks (a switch whose up-down path was cut
 /// takes an escape hop while a source may still send on its old SL), so
 /// the plan has the sources take their new SLs first; the oracle checks
@@ -269,28 +277,12 @@ fn escape_vls_cable_cut_plan_agrees_with_the_oracle() {
 /// the new SLs only.
 #[test]
 fn sls_first_when_either_sl_blocks() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (topo, _) = generate(tmp.path(), "--h 3 --m 2,2,2 --w 1,2,2 --aggregation-nodes");
-    let f = routec::parse::load_topology(&topo, &Default::default())
-        .unwrap()
-        .fabric;
-    let lf = LidMap::new(&f).unwrap();
-    let opts = RouteOptions {
-        vls: 8,
-        ..RouteOptions::default()
-    };
-    let set = |f: &Fabric, lids: &LidMap| {
-        let r = engine_by_name("dmodc")
-            .unwrap()
-            .route(f, lids, &opts)
-            .unwrap();
-        TableSet::from_routing_with_plan(f, lids, &r.lfts, r.vl_plan.as_ref().unwrap())
-    };
-    let old = set(&f, &lf);
+    let f = escape_fabric();
+    let (_, old) = dmodc_set(&f);
     for port in [3, 4] {
         let g = without_cable(&f, 0x0002c90101000001, port);
-        let lg = LidMap::new(&g).unwrap();
-        let (plan, _, states) = check_plan(&g, &lg, &old, &set(&g, &lg));
+        let (lg, new) = dmodc_set(&g);
+        let (plan, _, states) = check_plan(&g, &lg, &old, &new);
         assert_eq!(plan.verdict, Verdict::Phased, "port {port}: {plan:#?}");
         assert!(plan.sls_first, "port {port}: {plan:#?}");
         assert!(states > 0);
@@ -299,31 +291,15 @@ fn sls_first_when_either_sl_blocks() {
     }
 }
 
-/// Every single cable cut of that fabric: the plan agrees with the oracle
-/// (`check_plan`). Some cuts change an SL's VL between the routings, so
-/// the plan merges those VLs into one lane for the upload's mixtures; the
-/// OLD and the NEW tables alone are still judged VL by VL (they were
-/// `new-unsafe` by the merged lane before).
+/// Every single cable cut of the escape fabric: the plan agrees with the
+/// oracle (`check_plan`). Some cuts change an SL's VL between the
+/// routings, so the plan merges those VLs into one lane for the upload's
+/// mixtures; the OLD and the NEW tables alone are still judged VL by VL
+/// (they were `new-unsafe` by the merged lane before).
 #[test]
 fn every_cable_cut_agrees_with_the_oracle() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (topo, _) = generate(tmp.path(), "--h 3 --m 2,2,2 --w 1,2,2 --aggregation-nodes");
-    let f = routec::parse::load_topology(&topo, &Default::default())
-        .unwrap()
-        .fabric;
-    let lf = LidMap::new(&f).unwrap();
-    let opts = RouteOptions {
-        vls: 8,
-        ..RouteOptions::default()
-    };
-    let set = |f: &Fabric, lids: &LidMap| {
-        let r = engine_by_name("dmodc")
-            .unwrap()
-            .route(f, lids, &opts)
-            .unwrap();
-        TableSet::from_routing_with_plan(f, lids, &r.lfts, r.vl_plan.as_ref().unwrap())
-    };
-    let old = set(&f, &lf);
+    let f = escape_fabric();
+    let (_, old) = dmodc_set(&f);
     let (mut cuts, mut merged) = (0, 0);
     for &n in f.switches() {
         let node = f.node(n);
@@ -333,8 +309,8 @@ fn every_cable_cut_agrees_with_the_oracle() {
                 continue;
             }
             let g = without_cable(&f, node.guid.0, p);
-            let lg = LidMap::new(&g).unwrap();
-            let (plan, _, _) = check_plan(&g, &lg, &old, &set(&g, &lg));
+            let (lg, new) = dmodc_set(&g);
+            let (plan, _, _) = check_plan(&g, &lg, &old, &new);
             assert_ne!(plan.verdict, Verdict::NewUnsafe, "{:#x} {p}", node.guid.0);
             cuts += 1;
             merged += usize::from(plan.lanes.iter().any(|l| l.len() > 1));
