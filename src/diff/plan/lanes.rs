@@ -82,7 +82,7 @@ impl Lanes {
         let m = sl_map(set)?;
         let ix = if old { &rows.old_ix } else { &rows.new_ix };
         let sl = path_sls(nsw, rows, (set, ix));
-        Ok(Lanes::of_sides(nsw, (&m, sl.clone()), (&m, sl)))
+        Ok(Lanes::of_sides(nsw, (&m, sl), (&m, Vec::new())))
     }
 
     /// Lanes from each side's SL → VL map and path SLs.
@@ -131,7 +131,13 @@ impl Lanes {
         }
         let i = lid as usize * self.nsw + s as usize;
         let bit = |v: &[u8]| v.get(i).map_or(1, |&l| 1u16 << l);
-        (if old { bit(&self.old) } else { 0 }) | (if new { bit(&self.new) } else { 0 })
+        // one side's lanes (`Lanes::side`) keep one array for both
+        let nv = if self.new.is_empty() {
+            &self.old
+        } else {
+            &self.new
+        };
+        (if old { bit(&self.old) } else { 0 }) | (if new { bit(nv) } else { 0 })
     }
 }
 
