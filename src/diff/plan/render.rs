@@ -37,9 +37,13 @@ pub fn render(p: &UploadPlan) -> String {
               old SLs the upload blocks (formats/diff-plan.md, \"SLs first\")\n";
     }
     if p.lanes.len() > 1 {
+        let sls = if p.sls_first {
+            "each path is on the lane of its new SL while the LFTs are written"
+        } else {
+            "a path may be on the lane of its old or its new SL while the upload runs"
+        };
         s += &format!(
-            "  channel dependencies per lane (VLs): {:?}; a path may be on the lane of its old \
-             or its new SL while the upload runs\n",
+            "  channel dependencies per lane (VLs): {:?}; {sls}\n",
             p.lanes
         );
     }
