@@ -204,17 +204,30 @@ fn check_plan(
             "plan says all at once, brute force disagrees"
         );
     }
+    let states = assert_states_safe(f, (&o, &n), &plan, &|st| unsafe_state(f, lids, st, false));
+    (plan, bad_mixtures, states)
+}
+
+/// Follows every state `plan` passes through from `o` (`plan_states`),
+/// failing at the first one the oracle `unsafe_at` finds unsafe, and, for
+/// a safe plan, checks that it ends at `n`; returns the states seen.
+pub(super) fn assert_states_safe(
+    f: &Fabric,
+    (o, n): (&Rows, &Rows),
+    plan: &UploadPlan,
+    unsafe_at: &dyn Fn(&Rows) -> Option<String>,
+) -> usize {
     let mut states = 0;
-    let end = plan_states(f, &o, &n, &plan, &mut |st| {
+    let end = plan_states(f, o, n, plan, &mut |st| {
         states += 1;
-        if let Some(why) = unsafe_state(f, lids, st, false) {
+        if let Some(why) = unsafe_at(st) {
             panic!("the plan passes through an unsafe state: {why}\n{plan:#?}");
         }
     });
     if plan.is_safe() {
-        assert_eq!(end, n, "the plan does not end at the new tables");
+        assert_eq!(&end, n, "the plan does not end at the new tables");
     }
-    (plan, bad_mixtures, states)
+    states
 }
 
 /// Every mixture of whole old (`o`) and whole new (`n`) switch tables:

@@ -15,12 +15,12 @@ use std::collections::HashMap;
 use petgraph::graphmap::DiGraphMap;
 use routec::diff::plan::{Cycle, PlanOptions, UploadPlan, Verdict, plan_upload};
 use routec::model::{Fabric, Lfts, LidMap, PathSl, TableSet, VlPlan};
-use routec::route::{RouteOptions, engine_by_name};
 
 use super::diff_plan::{
-    Rows, hand_fabric, mixtures, oracle_paths, plan_states, rows_of, without_cable,
+    Rows, assert_states_safe, hand_fabric, mixtures, oracle_paths, rows_of, without_cable,
 };
 use super::incremental::generate;
+use super::incremental_escape::dmodc_on;
 
 /// Path SLs by fabric switch (LID-indexed) and the SL → VL map of a set.
 struct Lanes {
@@ -126,16 +126,7 @@ fn check_plan(
     } else {
         &either
     };
-    let mut states = 0;
-    let end = plan_states(f, &o, &n, &plan, &mut |st| {
-        states += 1;
-        if let Some(why) = unsafe_state(f, lids, st, during) {
-            panic!("the plan passes through an unsafe state: {why}\n{plan:#?}");
-        }
-    });
-    if plan.is_safe() {
-        assert_eq!(end, n, "the plan does not end at the new tables");
-    }
+    let states = assert_states_safe(f, (&o, &n), &plan, &|st| unsafe_state(f, lids, st, during));
     (plan, bad, states)
 }
 
@@ -242,14 +233,7 @@ fn escape_fabric() -> Fabric {
 /// Dmodc's tables of `f` with `--vls 8`, and its LIDs.
 fn dmodc_set(f: &Fabric) -> (LidMap, TableSet) {
     let lids = LidMap::new(f).unwrap();
-    let opts = RouteOptions {
-        vls: 8,
-        ..RouteOptions::default()
-    };
-    let r = engine_by_name("dmodc")
-        .unwrap()
-        .route(f, &lids, &opts)
-        .unwrap();
+    let r = dmodc_on(f, &lids);
     let set = TableSet::from_routing_with_plan(f, &lids, &r.lfts, r.vl_plan.as_ref().unwrap());
     (lids, set)
 }

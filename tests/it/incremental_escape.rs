@@ -220,15 +220,20 @@ fn dmodc_routing(gen_args: &str) -> (Fabric, LidMap, Routing) {
     let tmp = tempfile::tempdir().unwrap();
     let (topo, _) = generate(tmp.path(), gen_args);
     let (f, lids) = load(&topo, None);
+    let r = dmodc_on(&f, &lids);
+    (f, lids, r)
+}
+
+/// Dmodc's routing of `f` with `--vls 8` (escape paths laid on VLs).
+pub(super) fn dmodc_on(f: &Fabric, lids: &LidMap) -> Routing {
     let opts = RouteOptions {
         vls: 8,
         ..RouteOptions::default()
     };
-    let r = engine_by_name("dmodc")
+    engine_by_name("dmodc")
         .unwrap()
-        .route(&f, &lids, &opts)
-        .unwrap();
-    (f, lids, r)
+        .route(f, lids, &opts)
+        .unwrap()
 }
 
 /// [`relay`] on the engine's own tables gives the engine's plan (laid

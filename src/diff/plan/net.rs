@@ -110,7 +110,6 @@ impl Net {
         self.turn_start[self.nsw]
     }
 
-    /// The turn index of (switch `s`, in port, out port).
     /// The switch and ports of turn index `t` (of one lane): the inverse
     /// of [`Net::turn`].
     pub fn turn_ports(&self, t: usize) -> (u32, PortNum, PortNum) {
@@ -119,6 +118,7 @@ impl Net {
         (s as u32, (off / w) as PortNum, (off % w) as PortNum)
     }
 
+    /// The turn index of (switch `s`, in port, out port).
     pub fn turn(&self, s: u32, pin: PortNum, pout: PortNum) -> u32 {
         (self.turn_start[s as usize] + pin as usize * self.width(s) + pout as usize) as u32
     }
