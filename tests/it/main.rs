@@ -56,5 +56,6 @@ mod sssp_reroute;
 mod state_digest;
 mod verify;
 mod vl_layering;
+mod vl_updown;
 mod vtftr;
 mod yaml_topology;

@@ -10,6 +10,16 @@ use crate::verify::{Verdict, VerifyOptions, verify_tables};
 /// needs more than one VL, so a routing that is deadlock-free as it is
 /// keeps LFT-only output.
 pub(super) fn layer(fabric: &Fabric, lids: &LidMap, routing: &mut Routing, vls: u8, g: &Global) {
+    if let Some(ranks) = &routing.promise.up_down_ranks
+        && !roots_linked(fabric, ranks)
+    {
+        // The layering would walk every path only to find them all on VL 0
+        // (1.2 s on the 27,648-host RLFT with Dmodc and --vls 3).
+        if !g.quiet {
+            eprintln!("layers: 1 VL(s) of {vls} (every route up*/down*: one VL is deadlock-free)");
+        }
+        return;
+    }
     let l = route::layers::assign_layers(fabric, lids, &routing.lfts, vls);
     if !g.quiet {
         let load: Vec<String> = l.load.iter().map(u64::to_string).collect();
@@ -23,6 +33,27 @@ pub(super) fn layer(fabric: &Fabric, lids: &LidMap, routing: &mut Routing, vls: 
     if l.plan.vls > 1 {
         routing.vl_plan = Some(l.plan);
     }
+}
+
+/// Whether a cable joins two rank-0 switches (roots). Every other cable
+/// is up one way and down the other (`verify::updown::is_up`), so the
+/// channels of up*/down* routes can be ordered — up channels by falling
+/// (rank, GUID) of their sending switch, then down channels by rising —
+/// and each route's dependencies go forward in that order: no credit loop
+/// on one VL (Dally & Seitz). Between two roots both ways count as up, so
+/// routes may turn round a ring of roots; the layering then decides.
+fn roots_linked(fabric: &Fabric, ranks: &[u32]) -> bool {
+    let rank = |n| {
+        fabric
+            .switch_index(n)
+            .and_then(|s| ranks.get(s.0 as usize).copied())
+    };
+    fabric.switches().iter().any(|&n| {
+        rank(n) == Some(0)
+            && fabric
+                .switch_links(n)
+                .any(|(_, peer)| rank(peer.node) == Some(0))
+    })
 }
 
 /// `--vls`, bounded by the switch with the fewest operational VLs (YAML
