@@ -105,6 +105,9 @@ fn verify_with(
         sl2vl,
         port_map: sl2vl.port_map(),
         path_sl: plan.map(|p| &p.path_sl),
+        sl_blocks: plan
+            .filter(|p| !p.path_sl.has_more())
+            .map(|p| walk::nonzero_blocks(&p.path_sl, fabric.num_switches())),
         leaves: &leaves,
         all: &all,
         all_paths: opts.all_paths,

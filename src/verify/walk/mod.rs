@@ -8,6 +8,8 @@
 
 use std::collections::BTreeMap;
 
+use fixedbitset::FixedBitSet;
+
 mod exact;
 mod fast;
 mod found;
@@ -17,6 +19,7 @@ mod turns;
 pub(crate) use fast::{FastTables, PART};
 
 pub(crate) use found::{DeadKind, LaneProblem, Loop, TooLong, TopK, Unreach};
+pub(crate) use transpose::nonzero_blocks;
 pub(crate) use turns::host_vl_table;
 
 use super::cdg::TurnSets;
@@ -33,6 +36,9 @@ pub(crate) struct WalkCtx<'a> {
     pub port_map: Option<[u8; 16]>,
     /// The SL of every (source switch, LID) path; `None` = SL 0 for all.
     pub path_sl: Option<&'a PathSl>,
+    /// With `path_sl`: the LFT blocks where some path is not on SL 0
+    /// ([`transpose::nonzero_blocks`]); the others need no SL transpose.
+    pub sl_blocks: Option<FixedBitSet>,
     /// Switches with end ports, and all switches.
     pub leaves: &'a [u32],
     pub all: &'a [u32],
@@ -76,6 +82,8 @@ pub(crate) struct Acc {
     /// cache miss each (88 M on the 27,648-host RLFT with a CA on every
     /// switch).
     slblk: Vec<u8>,
+    /// Whether `slblk` holds only zeros (every path of its block on SL 0).
+    slblk_zero: bool,
     st: Vec<u8>,
     val: Vec<u32>,
     nxt: Vec<u32>,
@@ -129,6 +137,7 @@ impl Acc {
             blk_at: None,
             hblk: Vec::new(),
             slblk: Vec::new(),
+            slblk_zero: false,
             st: vec![UNKNOWN; s],
             val: vec![0; s],
             nxt: vec![u32::MAX; s],
@@ -207,6 +216,14 @@ impl Acc {
         }
         if let Some(psl) = cx.path_sl {
             self.slblk.resize(n * LFT_BLOCK, 0);
+            if cx.sl_blocks.as_ref().is_some_and(|z| !z.contains(b)) {
+                if !self.slblk_zero {
+                    self.slblk.fill(0);
+                    self.slblk_zero = true;
+                }
+                return;
+            }
+            self.slblk_zero = false;
             let at = b * LFT_BLOCK..(b + 1) * LFT_BLOCK;
             if n > 0 && psl.row(0).len() >= at.end {
                 transpose::load_rows(|s| &psl.row(s)[at.clone()], n, &mut self.slblk);
