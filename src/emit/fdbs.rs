@@ -5,8 +5,11 @@
 
 use std::io::{self, Write};
 
+use rayon::prelude::*;
+
+use super::digits::{push_dec, push_dec_zero, push_hex, push_hex_upper};
 use crate::model::hops::{NO_HOPS, SwitchHops};
-use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE, NodeIdx, NodeKind, Speed};
+use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE, NodeIdx, NodeKind, Speed, SwIdx};
 
 const NO_PATH: u16 = u16::MAX;
 
@@ -18,86 +21,173 @@ fn opensm_order(fabric: &Fabric, nodes: impl Iterator<Item = NodeIdx>) -> Vec<No
     v
 }
 
+/// Where a LID leads: its switch (the one it sits on or hangs off), the
+/// hops beyond that switch (0 or 1), and its node and port.
+#[derive(Clone, Copy)]
+struct Target {
+    sw: usize,
+    beyond: u16,
+    node: NodeIdx,
+    port: u8,
+}
+
+/// What every switch's rows share.
+struct Rows<'a> {
+    fabric: &'a Fabric,
+    lfts: &'a Lfts,
+    dist: SwitchHops,
+    target: Vec<Option<Target>>,
+    max_lid: u16,
+}
+
 /// Writes `opensm.fdbs`: per switch, one row per LID 1..=max LID with the
 /// port, the hop count through it and whether it is a shortest path.
+/// Switches are formatted in parallel, in batches, and written in order.
 pub fn write_fdbs(
     fabric: &Fabric,
     lids: &LidMap,
     lfts: &Lfts,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let dist = SwitchHops::compute(fabric);
-    // Per LID: the switch it sits on (or behind) and the hops beyond it.
-    let target: Vec<Option<(usize, u16, NodeIdx, u8)>> = (0..=lids.max_lid())
+    let target = (0..=lids.max_lid())
         .map(|l| {
             let o = lids.owner(l)?;
+            let t = |sw: SwIdx, beyond| Target {
+                sw: sw.ix(),
+                beyond,
+                node: o.node,
+                port: o.port,
+            };
             if let Some(s) = fabric.switch_index(o.node) {
-                return Some((s.ix(), 0, o.node, o.port));
+                return Some(t(s, 0));
             }
             let peer = fabric.peer(o.node, o.port)?;
-            Some((fabric.switch_index(peer.node)?.ix(), 1, o.node, o.port))
+            Some(t(fabric.switch_index(peer.node)?, 1))
         })
         .collect();
-    let mut line = String::with_capacity(64);
+    let rows = Rows {
+        fabric,
+        lfts,
+        dist: SwitchHops::compute(fabric),
+        target,
+        max_lid: lids.max_lid(),
+    };
     // A switch with no cable is in no line of `opensm-subnet.lst`, and
     // ibdmchk rejects an FDB file naming a switch it does not know.
-    for n in fabric
+    let order: Vec<NodeIdx> = fabric
         .opensm_switch_order()
         .into_iter()
         .map(|s| fabric.switch_node(s))
         .filter(|&n| fabric.ports(n).iter().any(|p| p.peer.is_some()))
-    {
+        .collect();
+    let batch = 4 * rayon::current_num_threads().max(1);
+    let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); batch.min(order.len()).max(1)];
+    for chunk in order.chunks(batch) {
+        bufs[..chunk.len()]
+            .par_iter_mut()
+            .zip(chunk)
+            .for_each(|(buf, &n)| {
+                buf.clear();
+                rows.switch(n, buf);
+            });
+        for buf in &bufs[..chunk.len()] {
+            out.write_all(buf)?;
+        }
+    }
+    Ok(())
+}
+
+impl Rows<'_> {
+    /// The hops from switch `n` to `t` when leaving by port `p`, or
+    /// `NO_PATH` when that port leads nowhere useful.
+    fn hops_via(&self, n: NodeIdx, p: u8, t: Target) -> u16 {
+        if p == 0 {
+            return if t.node == n { 0 } else { NO_PATH };
+        }
+        match self.fabric.peer(n, p) {
+            Some(peer) if peer.node == t.node && peer.port == t.port => 1,
+            Some(peer) => match self.fabric.switch_index(peer.node) {
+                Some(v) if self.dist.get(v.ix(), t.sw) != NO_HOPS && peer.node != n => {
+                    1 + u16::from(self.dist.get(v.ix(), t.sw)) + t.beyond
+                }
+                _ => NO_PATH,
+            },
+            None => NO_PATH,
+        }
+    }
+
+    /// Per target switch, the least hops from switch `n` through a switch
+    /// neighbour and the lowest port giving them: the least over every port
+    /// of [`Rows::hops_via`] is this plus the target's hops beyond its
+    /// switch, unless the target is `n` itself or hangs off it (0 or 1 hop,
+    /// fewer than any way through a neighbour).
+    fn least_via_neighbours(&self, n: NodeIdx) -> Vec<(u16, u8)> {
+        let mut least = vec![(NO_PATH, 0u8); self.dist.num_switches()];
+        for p in 1..=self.fabric.node(n).num_ports {
+            let Some(peer) = self.fabric.peer(n, p).filter(|q| q.node != n) else {
+                continue;
+            };
+            let Some(v) = self.fabric.switch_index(peer.node) else {
+                continue;
+            };
+            for (l, &d) in least.iter_mut().zip(self.dist.row(v.ix())) {
+                if d != NO_HOPS && 1 + u16::from(d) < l.0 {
+                    *l = (1 + u16::from(d), p);
+                }
+            }
+        }
+        least
+    }
+
+    /// One switch's block of `opensm.fdbs`.
+    fn switch(&self, n: NodeIdx, buf: &mut Vec<u8>) {
+        let fabric = self.fabric;
         let s = fabric.switch_index(n).map_or(0, |s| s.ix());
         let node = fabric.node(n);
-        writeln!(out, "dump_ucast_routes: Switch {}", node.guid)?;
-        writeln!(out, "LID    : Port : Hops : Optimal")?;
-        let hops_via = |p: u8, t: (usize, u16, NodeIdx, u8)| -> u16 {
-            if p == 0 {
-                return if t.2 == n { 0 } else { NO_PATH };
-            }
-            match fabric.peer(n, p) {
-                Some(peer) if peer.node == t.2 && peer.port == t.3 => 1,
-                Some(peer) => match fabric.switch_index(peer.node) {
-                    Some(v) if dist.get(v.ix(), t.0) != NO_HOPS && peer.node != n => {
-                        1 + u16::from(dist.get(v.ix(), t.0)) + t.1
-                    }
-                    _ => NO_PATH,
-                },
-                None => NO_PATH,
-            }
-        };
-        for lid in 1..=lids.max_lid() {
-            line.clear();
-            let port = if lid <= lfts.top() {
-                lfts.get(s, lid)
+        buf.extend_from_slice(b"dump_ucast_routes: Switch 0x");
+        push_hex(buf, node.guid.0, 16);
+        buf.extend_from_slice(b"\nLID    : Port : Hops : Optimal\n");
+        let least = self.least_via_neighbours(n);
+        for lid in 1..=self.max_lid {
+            buf.extend_from_slice(b"0x");
+            push_hex_upper(buf, u64::from(lid), 4);
+            buf.extend_from_slice(b" : ");
+            let port = if lid <= self.lfts.top() {
+                self.lfts.get(s, lid)
             } else {
                 NO_ROUTE
             };
             if port == NO_ROUTE || port > node.num_ports {
-                writeln!(out, "0x{lid:04X} : UNREACHABLE")?;
+                buf.extend_from_slice(b"UNREACHABLE\n");
                 continue;
             }
-            let hops = target[lid as usize].map_or(NO_PATH, |t| hops_via(port, t));
-            if hops == NO_PATH {
-                writeln!(out, "0x{lid:04X} : {port:03}  : HOPS UNKNOWN")?;
+            push_dec_zero(buf, u64::from(port), 3);
+            let t = self.target[lid as usize];
+            let hops = t.map_or(NO_PATH, |t| self.hops_via(n, port, t));
+            let Some(t) = t.filter(|_| hops != NO_PATH) else {
+                buf.extend_from_slice(b"  : HOPS UNKNOWN\n");
                 continue;
-            }
-            let t = target[lid as usize].unwrap_or((0, 0, n, 0));
-            let (best, best_port) = (0..=node.num_ports)
-                .map(|p| (hops_via(p, t), p))
-                .min()
-                .unwrap_or((hops, port));
-            if best == hops {
-                writeln!(out, "0x{lid:04X} : {port:03}  : {hops:02}   : yes")?;
+            };
+            buf.extend_from_slice(b"  : ");
+            push_dec_zero(buf, u64::from(hops), 2);
+            let (best, best_port) = if t.sw != s {
+                (least[t.sw].0.saturating_add(t.beyond), least[t.sw].1)
+            } else if t.beyond == 0 {
+                (0, 0)
             } else {
-                writeln!(
-                    out,
-                    "0x{lid:04X} : {port:03}  : {hops:02}   : No {best} hop path possible via port {best_port}!"
-                )?;
+                (1, fabric.peer(t.node, t.port).map_or(0, |q| q.port))
+            };
+            if best == hops {
+                buf.extend_from_slice(b"   : yes\n");
+            } else {
+                buf.extend_from_slice(b"   : No ");
+                push_dec(buf, u64::from(best));
+                buf.extend_from_slice(b" hop path possible via port ");
+                push_dec(buf, u64::from(best_port));
+                buf.extend_from_slice(b"!\n");
             }
         }
     }
-    Ok(())
 }
 
 fn speed_str(s: Speed) -> &'static str {

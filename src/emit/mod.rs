@@ -3,6 +3,7 @@
 
 mod commit;
 mod compare_writer;
+mod digits;
 pub mod fdbs;
 pub mod ibnetdiscover;
 pub mod image;

@@ -13,6 +13,7 @@ use std::io::{self, Write};
 
 use rayon::prelude::*;
 
+use super::digits::{push_dec, push_hex};
 use crate::model::{Fabric, Lfts, LidMap, NodeKind, SwIdx};
 
 /// Writes the LFTs of every switch in OpenSM's dump format.
@@ -129,49 +130,6 @@ fn switch_block(
     }
     push_dec(buf, max_lid as u64);
     buf.extend_from_slice(b" lids dumped\n");
-}
-
-/// `%0<width>x` (lower case).
-fn push_hex(buf: &mut Vec<u8>, v: u64, width: usize) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let len = (64 - v.leading_zeros() as usize).div_ceil(4).max(width);
-    for i in (0..len).rev() {
-        buf.push(DIGITS[(v >> (4 * i)) as usize & 0xf]);
-    }
-}
-
-/// `%u`.
-fn push_dec(buf: &mut Vec<u8>, mut v: u64) {
-    let mut tmp = [0u8; 20];
-    let mut i = tmp.len();
-    loop {
-        i -= 1;
-        tmp[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    buf.extend_from_slice(&tmp[i..]);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn number_formats_match_printf() {
-        let mut b = Vec::new();
-        push_hex(&mut b, 0x3a, 4);
-        push_hex(&mut b, 0x1_2345, 4);
-        push_hex(&mut b, 0x200000, 16);
-        push_dec(&mut b, 0);
-        push_dec(&mut b, 13284);
-        assert_eq!(
-            String::from_utf8(b).unwrap(),
-            "003a123450000000000200000013284"
-        );
-    }
 }
 
 #[cfg(test)]

@@ -13,6 +13,9 @@
 
 use std::io::{self, Write};
 
+use rayon::prelude::*;
+
+use super::digits::{push_dec, push_dec_left, push_hex};
 use crate::model::vl::NUM_SL;
 use crate::model::{Fabric, LidMap, NodeIdx, NodeKind, SwIdx, VlPlan};
 
@@ -37,35 +40,67 @@ fn port_order(fabric: &Fabric) -> Vec<(NodeIdx, u8)> {
     v.into_iter().map(|(_, n, p)| (n, p)).collect()
 }
 
-/// One row of VLs, OpenSM's way: ` %-2d` per SL.
-fn opensm_row(out: &mut dyn Write, inp: u8, outp: u8, vl: impl Fn(u8) -> u8) -> io::Result<()> {
-    let mut line = format!("{:<3} {:<3} :", inp, outp);
+/// One row of VLs, OpenSM's way: `%-3d %-3d :`, then ` %-2d` per SL.
+fn opensm_row(buf: &mut Vec<u8>, inp: u8, outp: u8, vl: impl Fn(u8) -> u8) {
+    push_dec_left(buf, u64::from(inp), 3);
+    buf.push(b' ');
+    push_dec_left(buf, u64::from(outp), 3);
+    buf.extend_from_slice(b" :");
     for sl in 0..NUM_SL as u8 {
-        line.push_str(&format!(" {:<2}", vl(sl)));
+        buf.push(b' ');
+        push_dec_left(buf, u64::from(vl(sl)), 2);
     }
-    writeln!(out, "{line}")
+    buf.push(b'\n');
+}
+
+/// Formats `items` in parallel, in batches of a few per thread, and writes
+/// the pieces in order: the files of a plan run to hundreds of MB.
+fn write_batched<T: Sync>(
+    items: &[T],
+    out: &mut dyn Write,
+    piece: impl Fn(&T, &mut Vec<u8>) + Sync,
+) -> io::Result<()> {
+    let batch = 4 * rayon::current_num_threads().max(1);
+    let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); batch.min(items.len()).max(1)];
+    for chunk in items.chunks(batch) {
+        bufs[..chunk.len()]
+            .par_iter_mut()
+            .zip(chunk)
+            .for_each(|(buf, item)| {
+                buf.clear();
+                piece(item, buf);
+            });
+        for buf in &bufs[..chunk.len()] {
+            out.write_all(buf)?;
+        }
+    }
+    Ok(())
 }
 
 /// Writes `opensm-sl2vl.dump`: for a switch one row per (in port, out port)
 /// whose out port is cabled (OpenSM skips ports that are down, so port 0
 /// never appears as an out port), for an end port its own table.
 pub fn write_sl2vl_dump(fabric: &Fabric, plan: &VlPlan, out: &mut dyn Write) -> io::Result<()> {
-    const HEAD: &str = "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15";
-    const SEP: &str = "#--------------------------------------------------------";
-    for (n, p) in port_order(fabric) {
+    const HEAD: &[u8] = b"#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n";
+    const SEP: &[u8] = b"#--------------------------------------------------------\n";
+    write_batched(&port_order(fabric), out, |&(n, p), buf| {
         let node = fabric.node(n);
         let port = fabric.port(n, p);
-        let kind = match node.kind {
-            NodeKind::Switch => "Switch",
-            NodeKind::Ca => "Channel Adapter",
-            NodeKind::Router => "Router",
+        let kind: &[u8] = match node.kind {
+            NodeKind::Switch => b"Switch",
+            NodeKind::Ca => b"Channel Adapter",
+            NodeKind::Router => b"Router",
         };
-        writeln!(
-            out,
-            "{kind} {}, base LID {}, \"{}\"",
-            port.guid, port.lid, node.desc
-        )?;
-        writeln!(out, "{HEAD}\n{SEP}")?;
+        buf.extend_from_slice(kind);
+        buf.extend_from_slice(b" 0x");
+        push_hex(buf, port.guid.0, 16);
+        buf.extend_from_slice(b", base LID ");
+        push_dec(buf, u64::from(port.lid));
+        buf.extend_from_slice(b", \"");
+        buf.extend_from_slice(node.desc.as_bytes());
+        buf.extend_from_slice(b"\"\n");
+        buf.extend_from_slice(HEAD);
+        buf.extend_from_slice(SEP);
         match fabric.switch_index(n) {
             Some(sw) => {
                 for o in 1..=node.num_ports {
@@ -73,15 +108,15 @@ pub fn write_sl2vl_dump(fabric: &Fabric, plan: &VlPlan, out: &mut dyn Write) -> 
                         continue;
                     }
                     for i in 0..=node.num_ports {
-                        opensm_row(out, i, o, |sl| plan.sl2vl.vl(sw.ix(), i, o, sl))?;
+                        opensm_row(buf, i, o, |sl| plan.sl2vl.vl(sw.ix(), i, o, sl));
                     }
                 }
             }
-            None => opensm_row(out, 0, 0, |sl| plan.sl2vl.end_port_vl(sl))?,
+            None => opensm_row(buf, 0, 0, |sl| plan.sl2vl.end_port_vl(sl)),
         }
-        writeln!(out, "{SEP}\n")?;
-    }
-    Ok(())
+        buf.extend_from_slice(SEP);
+        buf.push(b'\n');
+    })
 }
 
 /// Writes `ibdmchk.sl2vl`: `0x<switch guid> <in> <out> 0x<VL0><VL1> ...`,
@@ -90,27 +125,37 @@ pub fn write_sl2vl_dump(fabric: &Fabric, plan: &VlPlan, out: &mut dyn Write) -> 
 /// highest VL this file names (with none it assumes one VL and crashes on
 /// an SL above 0), and a switch with any line needs all of them.
 pub fn write_ibdmchk_sl2vl(fabric: &Fabric, plan: &VlPlan, out: &mut dyn Write) -> io::Result<()> {
-    let mut w = io::BufWriter::with_capacity(1 << 16, out);
-    for s in fabric.opensm_switch_order() {
-        let n = fabric.switch_node(s);
-        // as in `opensm.fdbs`: ibdmchk rejects a switch that no cable reaches
-        if fabric.ports(n).iter().all(|p| p.peer.is_none()) {
-            continue;
-        }
-        let node = fabric.node(n);
-        let guid = node.guid.0;
+    // as in `opensm.fdbs`: ibdmchk rejects a switch that no cable reaches
+    let switches: Vec<SwIdx> = fabric
+        .opensm_switch_order()
+        .into_iter()
+        .filter(|&s| {
+            fabric
+                .ports(fabric.switch_node(s))
+                .iter()
+                .any(|p| p.peer.is_some())
+        })
+        .collect();
+    write_batched(&switches, out, |&s, buf| {
+        let node = fabric.node(fabric.switch_node(s));
         for i in 0..=node.num_ports {
             for o in 0..=node.num_ports {
-                write!(w, "0x{guid:016x} {i} {o}")?;
+                buf.extend_from_slice(b"0x");
+                push_hex(buf, node.guid.0, 16);
+                buf.push(b' ');
+                push_dec(buf, u64::from(i));
+                buf.push(b' ');
+                push_dec(buf, u64::from(o));
                 for pair in 0..NUM_SL as u8 / 2 {
-                    let vl = |sl| plan.sl2vl.vl(s.ix(), i, o, sl);
-                    write!(w, " 0x{:x}{:x}", vl(2 * pair), vl(2 * pair + 1))?;
+                    let vl = |sl| u64::from(plan.sl2vl.vl(s.ix(), i, o, sl));
+                    buf.extend_from_slice(b" 0x");
+                    push_hex(buf, vl(2 * pair), 1);
+                    push_hex(buf, vl(2 * pair + 1), 1);
                 }
-                writeln!(w)?;
+                buf.push(b'\n');
             }
         }
-    }
-    w.flush()
+    })
 }
 
 /// Writes `ibdmchk.psl`: `0x<source CA node guid> <DLID> <SL>` for every
@@ -136,13 +181,26 @@ pub fn write_ibdmchk_psl(
         })
         .collect();
     sources.sort_unstable();
-    let mut w = io::BufWriter::with_capacity(1 << 16, out);
-    for (guid, n, sw) in sources {
-        for &(lid, owner) in &dests {
+    // `<DLID> ` of every destination, formatted once
+    let mut heads = Vec::new();
+    let mut at = Vec::with_capacity(dests.len() + 1);
+    for &(lid, _) in &dests {
+        at.push(heads.len());
+        push_dec(&mut heads, u64::from(lid));
+        heads.push(b' ');
+    }
+    at.push(heads.len());
+    write_batched(&sources, out, |&(guid, n, sw), buf| {
+        let mut prefix = b"0x".to_vec();
+        push_hex(&mut prefix, guid, 16);
+        prefix.push(b' ');
+        for (k, &(lid, owner)) in dests.iter().enumerate() {
             if owner != n {
-                writeln!(w, "0x{guid:016x} {lid} {}", plan.sl(sw.ix(), lid))?;
+                buf.extend_from_slice(&prefix);
+                buf.extend_from_slice(&heads[at[k]..at[k + 1]]);
+                push_dec(buf, u64::from(plan.sl(sw.ix(), lid)));
+                buf.push(b'\n');
             }
         }
-    }
-    w.flush()
+    })
 }
