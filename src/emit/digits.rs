@@ -13,7 +13,10 @@ pub(super) fn push_hex_upper(buf: &mut Vec<u8>, v: u64, width: usize) {
 }
 
 fn push_hex_digits(buf: &mut Vec<u8>, v: u64, width: usize, digits: &[u8; 16]) {
-    let len = (64 - v.leading_zeros() as usize).div_ceil(4).max(width).max(1);
+    let len = (64 - v.leading_zeros() as usize)
+        .div_ceil(4)
+        .max(width)
+        .max(1);
     for i in (0..len).rev() {
         let d = if i < 16 {
             (v >> (4 * i)) as usize & 0xf

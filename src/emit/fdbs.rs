@@ -49,29 +49,7 @@ pub fn write_fdbs(
     lfts: &Lfts,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let target = (0..=lids.max_lid())
-        .map(|l| {
-            let o = lids.owner(l)?;
-            let t = |sw: SwIdx, beyond| Target {
-                sw: sw.ix(),
-                beyond,
-                node: o.node,
-                port: o.port,
-            };
-            if let Some(s) = fabric.switch_index(o.node) {
-                return Some(t(s, 0));
-            }
-            let peer = fabric.peer(o.node, o.port)?;
-            Some(t(fabric.switch_index(peer.node)?, 1))
-        })
-        .collect();
-    let rows = Rows {
-        fabric,
-        lfts,
-        dist: SwitchHops::compute(fabric),
-        target,
-        max_lid: lids.max_lid(),
-    };
+    let rows = Rows::new(fabric, lids, lfts);
     // A switch with no cable is in no line of `opensm-subnet.lst`, and
     // ibdmchk rejects an FDB file naming a switch it does not know.
     let order: Vec<NodeIdx> = fabric
@@ -97,7 +75,33 @@ pub fn write_fdbs(
     Ok(())
 }
 
-impl Rows<'_> {
+impl<'a> Rows<'a> {
+    fn new(fabric: &'a Fabric, lids: &LidMap, lfts: &'a Lfts) -> Self {
+        let target = (0..=lids.max_lid())
+            .map(|l| {
+                let o = lids.owner(l)?;
+                let t = |sw: SwIdx, beyond| Target {
+                    sw: sw.ix(),
+                    beyond,
+                    node: o.node,
+                    port: o.port,
+                };
+                if let Some(s) = fabric.switch_index(o.node) {
+                    return Some(t(s, 0));
+                }
+                let peer = fabric.peer(o.node, o.port)?;
+                Some(t(fabric.switch_index(peer.node)?, 1))
+            })
+            .collect();
+        Rows {
+            fabric,
+            lfts,
+            dist: SwitchHops::compute(fabric),
+            target,
+            max_lid: lids.max_lid(),
+        }
+    }
+
     /// The hops from switch `n` to `t` when leaving by port `p`, or
     /// `NO_PATH` when that port leads nowhere useful.
     fn hops_via(&self, n: NodeIdx, p: u8, t: Target) -> u16 {
@@ -139,6 +143,19 @@ impl Rows<'_> {
         least
     }
 
+    /// The least [`Rows::hops_via`] from switch `s` to `t` over every port,
+    /// with the lowest port giving it; `least` is `s`'s
+    /// [`Rows::least_via_neighbours`].
+    fn least(&self, s: usize, least: &[(u16, u8)], t: Target) -> (u16, u8) {
+        if t.sw != s {
+            (least[t.sw].0.saturating_add(t.beyond), least[t.sw].1)
+        } else if t.beyond == 0 {
+            (0, 0)
+        } else {
+            (1, self.fabric.peer(t.node, t.port).map_or(0, |q| q.port))
+        }
+    }
+
     /// One switch's block of `opensm.fdbs`.
     fn switch(&self, n: NodeIdx, buf: &mut Vec<u8>) {
         let fabric = self.fabric;
@@ -170,13 +187,7 @@ impl Rows<'_> {
             };
             buf.extend_from_slice(b"  : ");
             push_dec_zero(buf, u64::from(hops), 2);
-            let (best, best_port) = if t.sw != s {
-                (least[t.sw].0.saturating_add(t.beyond), least[t.sw].1)
-            } else if t.beyond == 0 {
-                (0, 0)
-            } else {
-                (1, fabric.peer(t.node, t.port).map_or(0, |q| q.port))
-            };
+            let (best, best_port) = self.least(s, &least, t);
             if best == hops {
                 buf.extend_from_slice(b"   : yes\n");
             } else {
@@ -247,4 +258,53 @@ pub fn write_subnet_lst(fabric: &Fabric, out: &mut dyn Write) -> io::Result<()> 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::route::opensm::testfab::opensm_fixture;
+
+    /// The least hops and port `opensm.fdbs` prints for every switch and
+    /// LID are the least over every port of the per-port hops, ties to the
+    /// lowest port (what the file said when it tried each port per LID), on
+    /// fabrics with CAs on several levels, a degraded fat tree and an
+    /// irregular one.
+    #[test]
+    fn least_hops_are_the_least_over_every_port() {
+        for (case, run) in [
+            ("ft3f", "minhop"),
+            ("irr", "minhop"),
+            ("torus", "minhop-lmc1"),
+            ("heur", "minhop"),
+        ] {
+            let f = opensm_fixture(case, run);
+            let lids = LidMap::new(&f).unwrap();
+            let lfts = Lfts::new(f.num_switches(), lids.max_lid());
+            let rows = Rows::new(&f, &lids, &lfts);
+            let mut checked = 0;
+            for s in 0..f.num_switches() {
+                let n = f.switch_node(SwIdx(s as u32));
+                let least = rows.least_via_neighbours(n);
+                for lid in 1..=lids.max_lid() {
+                    let Some(t) = rows.target[lid as usize] else {
+                        continue;
+                    };
+                    let brute = (0..=f.node(n).num_ports)
+                        .map(|p| (rows.hops_via(n, p, t), p))
+                        .min()
+                        .unwrap();
+                    if brute.0 != NO_PATH {
+                        assert_eq!(
+                            rows.least(s, &least, t),
+                            brute,
+                            "{case}: switch {s} LID {lid}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+            assert!(checked > 100, "{case}: {checked}");
+        }
+    }
 }
