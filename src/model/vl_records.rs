@@ -126,7 +126,10 @@ fn path_sls(
     ignored: &mut Vec<String>,
 ) -> PathSl {
     let mut p = PathSl::zeros(lfts);
-    let mut seen = std::collections::HashSet::new();
+    // (source switch, DLID) pairs already given an SL, by bit
+    let mut seen = fixedbitset::FixedBitSet::with_capacity(lfts.num_switches() * lfts.stride());
+    // a file lists each source's paths together: one lookup per source
+    let mut last: Option<(PathSource, Option<SwIdx>)> = None;
     let switch_of = |n: super::NodeIdx| {
         fabric.switch_index(n).or_else(|| {
             fabric
@@ -136,9 +139,16 @@ fn path_sls(
         })
     };
     for r in recs {
-        let src = match r.src {
-            PathSource::Node(g) => node_of(fabric, g).and_then(|(n, _)| switch_of(n)),
-            PathSource::Lid(l) => lids.owner(l).and_then(|o| switch_of(o.node)),
+        let src = match last {
+            Some((s, sw)) if s == r.src => sw,
+            _ => {
+                let sw = match r.src {
+                    PathSource::Node(g) => node_of(fabric, g).and_then(|(n, _)| switch_of(n)),
+                    PathSource::Lid(l) => lids.owner(l).and_then(|o| switch_of(o.node)),
+                };
+                last = Some((r.src, sw));
+                sw
+            }
         };
         let Some(sw) = src.filter(|_| (r.dlid as usize) < lfts.stride()) else {
             ignored.push(format!(
@@ -147,7 +157,7 @@ fn path_sls(
             ));
             continue;
         };
-        if seen.insert((sw, r.dlid)) {
+        if !seen.put(sw.ix() * lfts.stride() + r.dlid as usize) {
             p.set(sw.ix(), r.dlid, r.sl);
         } else {
             p.add(sw.ix(), r.dlid, r.sl);

@@ -129,9 +129,13 @@ pub fn parse_psl(file: &str, text: &str) -> Result<Vec<PathSlRecord>> {
         return parse_path_records(file, text);
     }
     let mut out = Vec::new();
+    let mut last: Option<(&str, Guid)> = None;
     for (start, line) in lines_at(text) {
-        let toks: Vec<(usize, &str)> = tokens(line.trim_end()).collect();
-        let Some(&(at0, first)) = toks.first() else {
+        // three tokens, and whether a fourth follows (no Vec per line: an
+        // ibdmchk file has a line per CA and destination, 18 M of them for
+        // 4,280 CAs)
+        let mut it = tokens(line.trim_end());
+        let Some((at0, first)) = it.next() else {
             continue;
         };
         if first.starts_with('#') {
@@ -140,12 +144,18 @@ pub fn parse_psl(file: &str, text: &str) -> Result<Vec<PathSlRecord>> {
         let err = |at: usize, len: usize, what: &str| {
             ParseError::at(file, text, start + at, len, what, "")
         };
-        if toks.len() != 3 {
+        let (Some(t1), Some(t2), None) = (it.next(), it.next(), it.next()) else {
             return Err(err(at0, line.trim_end().len() - at0, "`0xGUID DLID SL`").into());
-        }
-        let guid = Guid::parse(first)
-            .filter(|_| first.starts_with("0x"))
-            .ok_or_else(|| err(at0, first.len(), "a node GUID (0x...)"))?;
+        };
+        let toks = [(at0, first), t1, t2];
+        // a source's lines come together: parse its GUID once
+        let guid = match last {
+            Some((tok, g)) if tok == first => g,
+            _ => Guid::parse(first)
+                .filter(|_| first.starts_with("0x"))
+                .ok_or_else(|| err(at0, first.len(), "a node GUID (0x...)"))?,
+        };
+        last = Some((first, guid));
         let dlid: Lid = toks[1]
             .1
             .parse()
@@ -254,5 +264,26 @@ mod tests {
             }
         );
         assert!(parse_psl("p", "0x0002c90200000000 5 16\n").is_err());
+        // the GUID parsed once per run of lines: a new one is read anew,
+        // a malformed one on a later line is still an error at that line
+        let two = parse_psl(
+            "p",
+            "0x0002c90200000000 5 1\n0x0002c90200000000 6 2\n0x0002c90200000100 5 3\n",
+        )
+        .unwrap();
+        let srcs: Vec<_> = two.iter().map(|r| (r.src, r.dlid, r.sl)).collect();
+        let (a, b) = (
+            PathSource::Node(Guid(0x2c90200000000)),
+            PathSource::Node(Guid(0x2c90200000100)),
+        );
+        assert_eq!(srcs, [(a, 5, 1), (a, 6, 2), (b, 5, 3)]);
+        for bad in [
+            "0x0002c90200000000 5 1\n0x0002c9020000000g 6 2\n",
+            "0x0002c90200000000 5 1\n0x0002c90200000000 6\n",
+            "0x0002c90200000000 5 1\n0x0002c90200000000 6 2 7\n",
+        ] {
+            let e = parse_psl("p", bad).unwrap_err().to_string();
+            assert!(e.contains("p:2:"), "{e}");
+        }
     }
 }
