@@ -5,8 +5,7 @@
 
 use std::io::{self, Write};
 
-use rayon::prelude::*;
-
+use super::batched::write_batched;
 use super::digits::{push_dec, push_dec_zero, push_hex, push_hex_upper};
 use crate::model::hops::{NO_HOPS, SwitchHops};
 use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE, NodeIdx, NodeKind, Speed, SwIdx};
@@ -58,21 +57,7 @@ pub fn write_fdbs(
         .map(|s| fabric.switch_node(s))
         .filter(|&n| fabric.ports(n).iter().any(|p| p.peer.is_some()))
         .collect();
-    let batch = 4 * rayon::current_num_threads().max(1);
-    let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); batch.min(order.len()).max(1)];
-    for chunk in order.chunks(batch) {
-        bufs[..chunk.len()]
-            .par_iter_mut()
-            .zip(chunk)
-            .for_each(|(buf, &n)| {
-                buf.clear();
-                rows.switch(n, buf);
-            });
-        for buf in &bufs[..chunk.len()] {
-            out.write_all(buf)?;
-        }
-    }
-    Ok(())
+    write_batched(&order, out, |&n, buf| rows.switch(n, buf))
 }
 
 impl<'a> Rows<'a> {

@@ -1,6 +1,7 @@
 //! The emit stage: writes forwarding tables and reports in the formats of
 //! `formats/`.
 
+mod batched;
 mod commit;
 mod compare_writer;
 mod digits;

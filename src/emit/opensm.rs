@@ -11,8 +11,7 @@
 
 use std::io::{self, Write};
 
-use rayon::prelude::*;
-
+use super::batched::write_batched;
 use super::digits::{push_dec, push_hex};
 use crate::model::{Fabric, Lfts, LidMap, NodeKind, SwIdx};
 
@@ -25,21 +24,9 @@ pub fn write_lfts_dump(
 ) -> io::Result<()> {
     let lines = LidLines::new(fabric, lids);
     let order = fabric.opensm_switch_order();
-    let batch = 4 * rayon::current_num_threads().max(1);
-    let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); batch.min(order.len()).max(1)];
-    for chunk in order.chunks(batch) {
-        bufs[..chunk.len()]
-            .par_iter_mut()
-            .zip(chunk)
-            .for_each(|(buf, &s)| {
-                buf.clear();
-                switch_block(fabric, lids, lfts, &lines, s, buf);
-            });
-        for buf in &bufs[..chunk.len()] {
-            out.write_all(buf)?;
-        }
-    }
-    Ok(())
+    write_batched(&order, out, |&s, buf| {
+        switch_block(fabric, lids, lfts, &lines, s, buf)
+    })
 }
 
 /// The switch-independent parts of every LID's line.

@@ -13,8 +13,7 @@
 
 use std::io::{self, Write};
 
-use rayon::prelude::*;
-
+use super::batched::write_batched;
 use super::digits::{push_dec, push_dec_left, push_hex};
 use crate::model::vl::NUM_SL;
 use crate::model::{Fabric, LidMap, NodeIdx, NodeKind, SwIdx, VlPlan};
@@ -51,30 +50,6 @@ fn opensm_row(buf: &mut Vec<u8>, inp: u8, outp: u8, vl: impl Fn(u8) -> u8) {
         push_dec_left(buf, u64::from(vl(sl)), 2);
     }
     buf.push(b'\n');
-}
-
-/// Formats `items` in parallel, in batches of a few per thread, and writes
-/// the pieces in order: the files of a plan run to hundreds of MB.
-fn write_batched<T: Sync>(
-    items: &[T],
-    out: &mut dyn Write,
-    piece: impl Fn(&T, &mut Vec<u8>) + Sync,
-) -> io::Result<()> {
-    let batch = 4 * rayon::current_num_threads().max(1);
-    let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); batch.min(items.len()).max(1)];
-    for chunk in items.chunks(batch) {
-        bufs[..chunk.len()]
-            .par_iter_mut()
-            .zip(chunk)
-            .for_each(|(buf, item)| {
-                buf.clear();
-                piece(item, buf);
-            });
-        for buf in &bufs[..chunk.len()] {
-            out.write_all(buf)?;
-        }
-    }
-    Ok(())
 }
 
 /// Writes `opensm-sl2vl.dump`: for a switch one row per (in port, out port)

@@ -6,23 +6,10 @@
 
 use std::path::Path;
 
-use crate::common::FT2;
+use crate::common::{FT2, routec_stderr as run};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const RING6: &str = "fixtures/verify/ring6/ibnetdiscover.txt";
-
-/// Exit code and stderr of `routec args` run in `cwd`.
-fn run(args: &[&str], cwd: &Path) -> (i32, String) {
-    let out = assert_cmd::Command::cargo_bin("routec")
-        .unwrap()
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!err.contains("panicked"), "{err}");
-    (out.status.code().unwrap_or(-1), err)
-}
 
 fn compile(
     cwd: &Path,

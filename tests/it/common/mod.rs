@@ -91,17 +91,31 @@ pub fn lfts_for(fabric: &Fabric, lids: &LidMap, path: &Path) -> Lfts {
 /// Runs `routec ARGS` in `cwd`: (exit code, stdout). A panic in the binary
 /// fails the test whatever the exit code.
 pub fn routec(args: &[&str], cwd: &Path) -> (i32, String) {
+    let (code, out, _) = routec_output(args, cwd);
+    (code, out)
+}
+
+/// [`routec`] with its stderr instead of its stdout.
+pub fn routec_stderr(args: &[&str], cwd: &Path) -> (i32, String) {
+    let (code, _, err) = routec_output(args, cwd);
+    (code, err)
+}
+
+/// Exit code, stdout and stderr of `routec args` run in `cwd`; a panic
+/// fails the test.
+fn routec_output(args: &[&str], cwd: &Path) -> (i32, String, String) {
     let out = assert_cmd::Command::cargo_bin("routec")
         .unwrap()
         .args(args)
         .current_dir(cwd)
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(!err.contains("panicked"), "{err}");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
+        err,
     )
 }
 
