@@ -212,18 +212,14 @@ fn plan_from_files(
     psl: &Option<PathBuf>,
     g: &Global,
 ) -> Result<crate::model::VlPlan> {
-    use crate::parse::vl_files::{load_psl, load_sl2vl};
+    use crate::parse::vl_files::{load_sl2vl, stream_psl};
     let rows = sl2vl
         .as_deref()
         .map(load_sl2vl)
         .transpose()?
         .unwrap_or_default();
-    let paths = psl
-        .as_deref()
-        .map(load_psl)
-        .transpose()?
-        .unwrap_or_default();
-    let r = crate::model::vl_records::plan_from_records(fabric, lids, lfts, &rows, &paths);
+    let feed = |sink: &mut dyn FnMut(_)| psl.as_deref().map_or(Ok(()), |p| stream_psl(p, sink));
+    let r = crate::model::vl_records::plan_from_stream(fabric, lids, lfts, &rows, feed)?;
     if !g.quiet && !r.ignored.is_empty() {
         eprintln!("warning: {} VL record(s) ignored:", r.ignored.len());
         r.ignored.iter().take(5).for_each(|w| eprintln!("  {w}"));

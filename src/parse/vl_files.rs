@@ -26,6 +26,12 @@ pub fn load_psl(path: &Path) -> Result<Vec<PathSlRecord>> {
     parse_psl(&path.display().to_string(), &text)
 }
 
+/// [`load_psl`] handing each record to `sink` as it is read.
+pub fn stream_psl(path: &Path, sink: &mut dyn FnMut(PathSlRecord)) -> Result<()> {
+    let text = crate::io::read_text(path)?;
+    read_psl(&path.display().to_string(), &text, sink)
+}
+
 fn num<T: TryFrom<u64>>(tok: &str) -> Option<T> {
     let v = match tok.strip_prefix("0x").or_else(|| tok.strip_prefix("0X")) {
         Some(h) => u64::from_str_radix(h, 16).ok()?,
@@ -125,10 +131,16 @@ fn port(tok: &(usize, &str), err: &impl Fn(usize, usize, &str) -> ParseError) ->
 /// (others are skipped; a record with LID 0, which saquery prints for an
 /// unanswered segment, is dropped).
 pub fn parse_psl(file: &str, text: &str) -> Result<Vec<PathSlRecord>> {
-    if text.contains("PathRecord dump") {
-        return parse_path_records(file, text);
-    }
     let mut out = Vec::new();
+    read_psl(file, text, &mut |r| out.push(r))?;
+    Ok(out)
+}
+
+/// [`parse_psl`] handing each record to `out` in file order.
+pub fn read_psl(file: &str, text: &str, out: &mut dyn FnMut(PathSlRecord)) -> Result<()> {
+    if text.contains("PathRecord dump") {
+        return parse_path_records(file, text, out);
+    }
     let mut last: Option<(&str, Guid)> = None;
     for (start, line) in lines_at(text) {
         // three tokens, and whether a fourth follows (no Vec per line: an
@@ -168,24 +180,23 @@ pub fn parse_psl(file: &str, text: &str) -> Result<Vec<PathSlRecord>> {
             .ok()
             .filter(|&s| s < 16)
             .ok_or_else(|| err(toks[2].0, toks[2].1.len(), "an SL (0..15)"))?;
-        out.push(PathSlRecord {
+        out(PathSlRecord {
             src: PathSource::Node(guid),
             dlid,
             sl,
         });
     }
-    Ok(out)
+    Ok(())
 }
 
-fn parse_path_records(file: &str, text: &str) -> Result<Vec<PathSlRecord>> {
-    let mut out = Vec::new();
+fn parse_path_records(file: &str, text: &str, out: &mut dyn FnMut(PathSlRecord)) -> Result<()> {
     let (mut slid, mut dlid, mut sl) = (None, None, None);
     let mut flush = |slid: &mut Option<Lid>, dlid: &mut Option<Lid>, sl: &mut Option<u8>| {
         if let (Some(s), Some(d), Some(l)) = (slid.take(), dlid.take(), sl.take())
             && s != 0
             && d != 0
         {
-            out.push(PathSlRecord {
+            out(PathSlRecord {
                 src: PathSource::Lid(s),
                 dlid: d,
                 sl: l,
@@ -218,7 +229,7 @@ fn parse_path_records(file: &str, text: &str) -> Result<Vec<PathSlRecord>> {
         }
     }
     flush(&mut slid, &mut dlid, &mut sl);
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ fn layered(topo: &str, name: &str) -> std::path::PathBuf {
             "--vls",
             "8",
             "--emit",
-            "fdbs,report",
+            "fdbs,opensm,report",
             "-o",
             out.to_str().unwrap(),
         ],
@@ -77,5 +77,43 @@ fn ibdmchk_reads_routecs_vl_files_and_agrees() {
             Some(true),
             "{name}: wrong SLs"
         );
+    }
+}
+
+/// `routec check` reads the same files back (`--psl` streamed record by
+/// record into the plan) and agrees with itself and with ibdmchk: no credit
+/// loop with the emitted SLs, the loop again on one VL and with every path
+/// back on SL 0.
+#[test]
+fn check_reads_its_own_vl_files_back() {
+    for (name, topo) in [
+        ("ring6-self", "fixtures/verify/ring6/ibnetdiscover.txt"),
+        ("irr-self", "fixtures/opensm/irr/minhop/ibnetdiscover.txt"),
+    ] {
+        let dir = layered(topo, name);
+        let psl = std::fs::read_to_string(dir.join("ibdmchk.psl")).unwrap();
+        let wrong: String = psl
+            .lines()
+            .map(|l| format!("{} 0\n", l.rsplit_once(' ').unwrap().0))
+            .collect();
+        std::fs::write(dir.join("wrong.psl"), wrong).unwrap();
+        let d = |f: &str| dir.join(f).to_str().unwrap().to_string();
+        let check = |psl: Option<&str>| {
+            let (lfts, sl2vl) = (d("opensm-lfts.dump"), d("ibdmchk.sl2vl"));
+            let mut args = vec!["check", topo, "--lfts", &lfts, "--sl2vl", &sl2vl];
+            let psl = psl.map(d);
+            if let Some(p) = &psl {
+                args.extend(["--psl", p.as_str()]);
+            }
+            routec(&args, Path::new(ROOT))
+        };
+        let (code, out) = check(Some("ibdmchk.psl"));
+        assert_eq!(code, 0, "{name}: {out}");
+        assert!(out.contains("no credit loops"), "{name}: {out}");
+        for bad in [None, Some("wrong.psl")] {
+            let (code, out) = check(bad);
+            assert_eq!(code, 1, "{name} {bad:?}: {out}");
+            assert!(out.contains("V020"), "{name} {bad:?}: {out}");
+        }
     }
 }
