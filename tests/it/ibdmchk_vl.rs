@@ -40,6 +40,16 @@ fn layered(topo: &str, name: &str) -> std::path::PathBuf {
     out
 }
 
+/// `wrong.psl` in `dir`: `ibdmchk.psl` with every path on SL 0.
+fn write_all_on_sl0(dir: &Path) {
+    let psl = std::fs::read_to_string(dir.join("ibdmchk.psl")).unwrap();
+    let wrong: String = psl
+        .lines()
+        .map(|l| format!("{} 0\n", l.rsplit_once(' ').unwrap().0))
+        .collect();
+    std::fs::write(dir.join("wrong.psl"), wrong).unwrap();
+}
+
 #[test]
 fn ibdmchk_reads_routecs_vl_files_and_agrees() {
     if !installed() {
@@ -66,12 +76,7 @@ fn ibdmchk_reads_routecs_vl_files_and_agrees() {
             "{name}: layered"
         );
         // every path back on SL 0: the loop again
-        let psl = std::fs::read_to_string(dir.join("ibdmchk.psl")).unwrap();
-        let wrong: String = psl
-            .lines()
-            .map(|l| format!("{} 0\n", l.rsplit_once(' ').unwrap().0))
-            .collect();
-        std::fs::write(dir.join("wrong.psl"), wrong).unwrap();
+        write_all_on_sl0(&dir);
         assert_eq!(
             ibdmchk_loops(&dir, Some("wrong.psl")),
             Some(true),
@@ -91,12 +96,7 @@ fn check_reads_its_own_vl_files_back() {
         ("irr-self", "fixtures/opensm/irr/minhop/ibnetdiscover.txt"),
     ] {
         let dir = layered(topo, name);
-        let psl = std::fs::read_to_string(dir.join("ibdmchk.psl")).unwrap();
-        let wrong: String = psl
-            .lines()
-            .map(|l| format!("{} 0\n", l.rsplit_once(' ').unwrap().0))
-            .collect();
-        std::fs::write(dir.join("wrong.psl"), wrong).unwrap();
+        write_all_on_sl0(&dir);
         let d = |f: &str| dir.join(f).to_str().unwrap().to_string();
         let check = |psl: Option<&str>| {
             let (lfts, sl2vl) = (d("opensm-lfts.dump"), d("ibdmchk.sl2vl"));
