@@ -212,14 +212,32 @@ fn plan_from_files(
     psl: &Option<PathBuf>,
     g: &Global,
 ) -> Result<crate::model::VlPlan> {
-    use crate::parse::vl_files::{load_sl2vl, stream_psl};
+    use crate::model::vl_records::plan_from_stream;
+    use crate::parse::psl_stream::stream_psl;
+    use crate::parse::vl_files::{load_sl2vl, read_psl_file};
     let rows = sl2vl
         .as_deref()
         .map(load_sl2vl)
         .transpose()?
         .unwrap_or_default();
-    let feed = |sink: &mut dyn FnMut(_)| psl.as_deref().map_or(Ok(()), |p| stream_psl(p, sink));
-    let r = crate::model::vl_records::plan_from_stream(fabric, lids, lfts, &rows, feed)?;
+    // a plain ibdmchk file in bounded memory (`None`: it is not one, read
+    // it whole from the start)
+    let streamed = plan_from_stream(fabric, lids, lfts, &rows, |sink| match psl {
+        Some(p) => match stream_psl(p, sink) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(None),
+            Err(e) => Err(Some(e)),
+        },
+        None => Ok(()),
+    });
+    let r = match streamed {
+        Ok(r) => r,
+        Err(Some(e)) => return Err(e),
+        Err(None) => plan_from_stream(fabric, lids, lfts, &rows, |sink| match psl {
+            Some(p) => read_psl_file(p, sink),
+            None => Ok(()),
+        })?,
+    };
     if !g.quiet && !r.ignored.is_empty() {
         eprintln!("warning: {} VL record(s) ignored:", r.ignored.len());
         r.ignored.iter().take(5).for_each(|w| eprintln!("  {w}"));

@@ -13,6 +13,7 @@ mod lfts_text;
 pub mod mcast_colours;
 pub mod mcast_groups;
 pub mod mcfdbs;
+pub mod psl_stream;
 pub mod report;
 pub mod state;
 mod text;

@@ -26,8 +26,10 @@ pub fn load_psl(path: &Path) -> Result<Vec<PathSlRecord>> {
     parse_psl(&path.display().to_string(), &text)
 }
 
-/// [`load_psl`] handing each record to `sink` as it is read.
-pub fn stream_psl(path: &Path, sink: &mut dyn FnMut(PathSlRecord)) -> Result<()> {
+/// [`load_psl`] handing each record to `sink` as it is read, the whole
+/// file in memory (any form; [`super::psl_stream`] reads plain ibdmchk
+/// files in bounded memory and falls back to this).
+pub fn read_psl_file(path: &Path, sink: &mut dyn FnMut(PathSlRecord)) -> Result<()> {
     let text = crate::io::read_text(path)?;
     read_psl(&path.display().to_string(), &text, sink)
 }
@@ -141,6 +143,20 @@ pub fn read_psl(file: &str, text: &str, out: &mut dyn FnMut(PathSlRecord)) -> Re
     if text.contains("PathRecord dump") {
         return parse_path_records(file, text, out);
     }
+    ibdmchk_lines(text, out)
+        .map_err(|(at, len, what)| ParseError::at(file, text, at, len, what, "").into())
+}
+
+/// Where an ibdmchk line went wrong: byte offset in the text, length, and
+/// what was expected there.
+pub(super) type LineError = (usize, usize, &'static str);
+
+/// The `0xGUID DLID SL` lines of `text` (blank and `#` lines skipped), each
+/// handed to `out` in order.
+pub(super) fn ibdmchk_lines(
+    text: &str,
+    out: &mut dyn FnMut(PathSlRecord),
+) -> std::result::Result<(), LineError> {
     let mut last: Option<(&str, Guid)> = None;
     for (start, line) in lines_at(text) {
         // three tokens, and whether a fourth follows (no Vec per line: an
@@ -153,13 +169,10 @@ pub fn read_psl(file: &str, text: &str, out: &mut dyn FnMut(PathSlRecord)) -> Re
         if first.starts_with('#') {
             continue;
         }
-        let err = |at: usize, len: usize, what: &str| {
-            ParseError::at(file, text, start + at, len, what, "")
-        };
+        let err = |at: usize, len: usize, what| (start + at, len, what);
         let (Some(t1), Some(t2), None) = (it.next(), it.next(), it.next()) else {
-            return Err(err(at0, line.trim_end().len() - at0, "`0xGUID DLID SL`").into());
+            return Err(err(at0, line.trim_end().len() - at0, "`0xGUID DLID SL`"));
         };
-        let toks = [(at0, first), t1, t2];
         // a source's lines come together: parse its GUID once
         let guid = match last {
             Some((tok, g)) if tok == first => g,
@@ -168,18 +181,16 @@ pub fn read_psl(file: &str, text: &str, out: &mut dyn FnMut(PathSlRecord)) -> Re
                 .ok_or_else(|| err(at0, first.len(), "a node GUID (0x...)"))?,
         };
         last = Some((first, guid));
-        let dlid: Lid = toks[1]
-            .1
-            .parse()
-            .ok()
-            .filter(|&l| l > 0)
-            .ok_or_else(|| err(toks[1].0, toks[1].1.len(), "a decimal LID"))?;
-        let sl: u8 = toks[2]
-            .1
-            .parse()
-            .ok()
-            .filter(|&s| s < 16)
-            .ok_or_else(|| err(toks[2].0, toks[2].1.len(), "an SL (0..15)"))?;
+        let dlid: Lid =
+            t1.1.parse()
+                .ok()
+                .filter(|&l| l > 0)
+                .ok_or_else(|| err(t1.0, t1.1.len(), "a decimal LID"))?;
+        let sl: u8 =
+            t2.1.parse()
+                .ok()
+                .filter(|&s| s < 16)
+                .ok_or_else(|| err(t2.0, t2.1.len(), "an SL (0..15)"))?;
         out(PathSlRecord {
             src: PathSource::Node(guid),
             dlid,

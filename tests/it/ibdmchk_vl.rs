@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::common::{ibdmchk_loops, routec};
+use crate::common::{ibdmchk_loops, routec, routec_stderr};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -97,6 +97,7 @@ fn check_reads_its_own_vl_files_back() {
     ] {
         let dir = layered(topo, name);
         write_all_on_sl0(&dir);
+        let psl = std::fs::read_to_string(dir.join("ibdmchk.psl")).unwrap();
         let d = |f: &str| dir.join(f).to_str().unwrap().to_string();
         let check = |psl: Option<&str>| {
             let (lfts, sl2vl) = (d("opensm-lfts.dump"), d("ibdmchk.sl2vl"));
@@ -115,5 +116,14 @@ fn check_reads_its_own_vl_files_back() {
             assert_eq!(code, 1, "{name} {bad:?}: {out}");
             assert!(out.contains("V020"), "{name} {bad:?}: {out}");
         }
+        // a bad line after good ones: the streamed read hands the file
+        // back to the whole-file reader, which names the line
+        let first = psl.lines().next().unwrap();
+        std::fs::write(dir.join("bad.psl"), format!("{first}\n0xzz 1 1\n")).unwrap();
+        let (lfts, bad) = (d("opensm-lfts.dump"), d("bad.psl"));
+        let args = ["check", topo, "--lfts", &lfts, "--psl", &bad];
+        let (code, err) = routec_stderr(&args, Path::new(ROOT));
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(err.contains("bad.psl:2:1"), "{name}: {err}");
     }
 }
