@@ -212,7 +212,7 @@ fn plan_from_files(
     psl: &Option<PathBuf>,
     g: &Global,
 ) -> Result<crate::model::VlPlan> {
-    use crate::model::vl_records::plan_from_stream;
+    use crate::model::vl_records::{plan_from_records, plan_from_stream};
     use crate::parse::psl_stream::stream_psl;
     use crate::parse::vl_files::{load_sl2vl, read_psl_file};
     let rows = sl2vl
@@ -220,23 +220,22 @@ fn plan_from_files(
         .map(load_sl2vl)
         .transpose()?
         .unwrap_or_default();
-    // a plain ibdmchk file in bounded memory (`None`: it is not one, read
-    // it whole from the start)
-    let streamed = plan_from_stream(fabric, lids, lfts, &rows, |sink| match psl {
-        Some(p) => match stream_psl(p, sink) {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(None),
-            Err(e) => Err(Some(e)),
+    let r = match psl.as_deref() {
+        None => plan_from_records(fabric, lids, lfts, &rows, &[]),
+        // a plain ibdmchk file in bounded memory (`None`: it is not one,
+        // read it whole from the start)
+        Some(p) => match plan_from_stream(fabric, lids, lfts, &rows, |sink| {
+            match stream_psl(p, sink) {
+                Ok(plain) => plain.then_some(()).ok_or(None),
+                Err(e) => Err(Some(e)),
+            }
+        }) {
+            Ok(r) => r,
+            Err(Some(e)) => return Err(e),
+            Err(None) => {
+                plan_from_stream(fabric, lids, lfts, &rows, |sink| read_psl_file(p, sink))?
+            }
         },
-        None => Ok(()),
-    });
-    let r = match streamed {
-        Ok(r) => r,
-        Err(Some(e)) => return Err(e),
-        Err(None) => plan_from_stream(fabric, lids, lfts, &rows, |sink| match psl {
-            Some(p) => read_psl_file(p, sink),
-            None => Ok(()),
-        })?,
     };
     if !g.quiet && !r.ignored.is_empty() {
         eprintln!("warning: {} VL record(s) ignored:", r.ignored.len());

@@ -37,6 +37,9 @@ struct Rows<'a> {
     dist: SwitchHops,
     target: Vec<Option<Target>>,
     max_lid: u16,
+    /// `0x%04X : ` of LID `l` at `heads[9 * l..9 * l + 9]`: the same for
+    /// every switch, so formatted once.
+    heads: Vec<u8>,
 }
 
 /// Writes `opensm.fdbs`: per switch, one row per LID 1..=max LID with the
@@ -49,15 +52,24 @@ pub fn write_fdbs(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let rows = Rows::new(fabric, lids, lfts);
-    // A switch with no cable is in no line of `opensm-subnet.lst`, and
-    // ibdmchk rejects an FDB file naming a switch it does not know.
-    let order: Vec<NodeIdx> = fabric
+    write_batched(&cabled_switches(fabric), out, |&s, buf| rows.switch(s, buf))
+}
+
+/// The switches with a cable, in OpenSM's order: the ones `opensm.fdbs`
+/// and `ibdmchk.sl2vl` name. A switch with no cable is in no line of
+/// `opensm-subnet.lst`, and ibdmchk rejects a file naming a switch it does
+/// not know.
+pub(super) fn cabled_switches(fabric: &Fabric) -> Vec<SwIdx> {
+    fabric
         .opensm_switch_order()
         .into_iter()
-        .map(|s| fabric.switch_node(s))
-        .filter(|&n| fabric.ports(n).iter().any(|p| p.peer.is_some()))
-        .collect();
-    write_batched(&order, out, |&n, buf| rows.switch(n, buf))
+        .filter(|&s| {
+            fabric
+                .ports(fabric.switch_node(s))
+                .iter()
+                .any(|p| p.peer.is_some())
+        })
+        .collect()
 }
 
 impl<'a> Rows<'a> {
@@ -78,12 +90,19 @@ impl<'a> Rows<'a> {
                 Some(t(fabric.switch_index(peer.node)?, 1))
             })
             .collect();
+        let mut heads = Vec::with_capacity(9 * (lids.max_lid() as usize + 1));
+        for lid in 0..=lids.max_lid() {
+            heads.extend_from_slice(b"0x");
+            push_hex_upper(&mut heads, u64::from(lid), 4);
+            heads.extend_from_slice(b" : ");
+        }
         Rows {
             fabric,
             lfts,
             dist: SwitchHops::compute(fabric),
             target,
             max_lid: lids.max_lid(),
+            heads,
         }
     }
 
@@ -142,18 +161,17 @@ impl<'a> Rows<'a> {
     }
 
     /// One switch's block of `opensm.fdbs`.
-    fn switch(&self, n: NodeIdx, buf: &mut Vec<u8>) {
+    fn switch(&self, sw: SwIdx, buf: &mut Vec<u8>) {
         let fabric = self.fabric;
-        let s = fabric.switch_index(n).map_or(0, |s| s.ix());
+        let (s, n) = (sw.ix(), fabric.switch_node(sw));
         let node = fabric.node(n);
         buf.extend_from_slice(b"dump_ucast_routes: Switch 0x");
         push_hex(buf, node.guid.0, 16);
         buf.extend_from_slice(b"\nLID    : Port : Hops : Optimal\n");
         let least = self.least_via_neighbours(n);
         for lid in 1..=self.max_lid {
-            buf.extend_from_slice(b"0x");
-            push_hex_upper(buf, u64::from(lid), 4);
-            buf.extend_from_slice(b" : ");
+            let l = lid as usize;
+            buf.extend_from_slice(&self.heads[9 * l..9 * l + 9]);
             let port = if lid <= self.lfts.top() {
                 self.lfts.get(s, lid)
             } else {

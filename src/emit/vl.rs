@@ -15,6 +15,7 @@ use std::io::{self, Write};
 
 use super::batched::write_batched;
 use super::digits::{push_dec, push_dec_left, push_hex};
+use super::fdbs::cabled_switches;
 use crate::model::vl::NUM_SL;
 use crate::model::{Fabric, LidMap, NodeIdx, NodeKind, SwIdx, VlPlan};
 
@@ -100,23 +101,13 @@ pub fn write_sl2vl_dump(fabric: &Fabric, plan: &VlPlan, out: &mut dyn Write) -> 
 /// highest VL this file names (with none it assumes one VL and crashes on
 /// an SL above 0), and a switch with any line needs all of them.
 pub fn write_ibdmchk_sl2vl(fabric: &Fabric, plan: &VlPlan, out: &mut dyn Write) -> io::Result<()> {
-    // as in `opensm.fdbs`: ibdmchk rejects a switch that no cable reaches
-    let switches: Vec<SwIdx> = fabric
-        .opensm_switch_order()
-        .into_iter()
-        .filter(|&s| {
-            fabric
-                .ports(fabric.switch_node(s))
-                .iter()
-                .any(|p| p.peer.is_some())
-        })
-        .collect();
-    write_batched(&switches, out, |&s, buf| {
+    write_batched(&cabled_switches(fabric), out, |&s, buf| {
         let node = fabric.node(fabric.switch_node(s));
+        let mut guid = b"0x".to_vec();
+        push_hex(&mut guid, node.guid.0, 16);
         for i in 0..=node.num_ports {
             for o in 0..=node.num_ports {
-                buf.extend_from_slice(b"0x");
-                push_hex(buf, node.guid.0, 16);
+                buf.extend_from_slice(&guid);
                 buf.push(b' ');
                 push_dec(buf, u64::from(i));
                 buf.push(b' ');

@@ -27,6 +27,8 @@ pub(super) struct Order {
     stack: Vec<u32>,
     forward: Vec<u32>,
     backward: Vec<u32>,
+    /// The ranks [`Order::reorder`] hands out again.
+    pool: Vec<u32>,
 }
 
 impl Order {
@@ -40,6 +42,7 @@ impl Order {
             stack: Vec::new(),
             forward: Vec::new(),
             backward: Vec::new(),
+            pool: Vec::new(),
         })
     }
 
@@ -112,14 +115,16 @@ impl Order {
         let rank = &mut self.rank;
         self.backward.sort_unstable_by_key(|&c| rank[c as usize]);
         self.forward.sort_unstable_by_key(|&c| rank[c as usize]);
-        let mut pool: Vec<u32> = self
-            .backward
-            .iter()
-            .chain(&self.forward)
-            .map(|&c| rank[c as usize])
-            .collect();
+        let pool = &mut self.pool;
+        pool.clear();
+        pool.extend(
+            self.backward
+                .iter()
+                .chain(&self.forward)
+                .map(|&c| rank[c as usize]),
+        );
         pool.sort_unstable();
-        for (&c, r) in self.backward.iter().chain(&self.forward).zip(pool) {
+        for (&c, &r) in self.backward.iter().chain(&self.forward).zip(pool.iter()) {
             rank[c as usize] = r;
         }
     }
