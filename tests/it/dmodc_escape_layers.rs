@@ -9,7 +9,7 @@
 use routec::generate::features::{Features, MgmtPod, apply};
 use routec::generate::pgft::{PgftSpec, pgft};
 use routec::model::{Fabric, LidMap};
-use routec::route::layers::assign_layers_keeping_base;
+use routec::route::layers::{Fit, assign_layers_keeping_base};
 use routec::route::{RouteOptions, engine_by_name};
 
 fn fabric(m: &[u32], w: &[u32], feat: &Features) -> Fabric {
@@ -49,7 +49,7 @@ fn same_as_walking_every_path(f: &Fabric) -> u8 {
         .route(f, &lids, &opts)
         .expect("dmodc routes");
     let note = r.notes.iter().find(|n| n.code == "D005").expect("D005");
-    let all = assign_layers_keeping_base(f, &lids, &r.lfts, 15);
+    let all = assign_layers_keeping_base(f, &lids, &r.lfts, Fit::engine(15, 15));
     assert_eq!(all.unplaced, 0);
     assert_eq!(loads_in_note(&note.message), all.load);
     match &r.vl_plan {
@@ -103,4 +103,122 @@ fn leaves_without_a_common_ancestor_layer_as_when_every_path_is_walked() {
         ..both
     };
     assert!(same_as_walking_every_path(&fabric(&[4, 4, 4], &[1, 4, 4], &degraded)) >= 3);
+}
+
+/// A path's shape read off the tables: the number of runs of hops in one
+/// direction, and whether the first goes up, a hop going up when it leads
+/// to a higher (leaf rank, GUID) — the order `layers::shapes` states.
+fn shape(
+    f: &Fabric,
+    lfts: &routec::model::Lfts,
+    rank: &[u32],
+    src: usize,
+    lid: u16,
+) -> (u32, bool) {
+    let key = |s: usize| (rank[s].min(1 << 20), f.node(f.switches()[s]).guid.0);
+    let (mut cur, mut dirs) = (src, Vec::new());
+    for _ in 0..64 {
+        let out = lfts.get(cur, lid);
+        let next = f
+            .peer(f.switches()[cur], out)
+            .and_then(|p| f.switch_index(p.node));
+        let Some(next) = next.filter(|_| out != routec::model::NO_ROUTE) else {
+            break;
+        };
+        dirs.push(key(next.ix()) > key(cur));
+        cur = next.ix();
+    }
+    let runs = 1 + dirs.windows(2).filter(|w| w[0] != w[1]).count() as u32;
+    (runs, dirs.first().copied().unwrap_or(false))
+}
+
+/// Dmodc's SLs of `f` with `fit`, checked: every escape path of one shape
+/// on one VL (a plan by shape), and the verifier and the per-pair petgraph
+/// oracle of `verify.rs` find no credit loop. Returns the VLs used.
+fn shapes_one_vl_each(f: &Fabric, fit: Fit) -> u8 {
+    let lids = LidMap::new(f).unwrap();
+    let r = engine_by_name("dmodc")
+        .unwrap()
+        .route(f, &lids, &vls15())
+        .expect("dmodc routes");
+    let l = assign_layers_keeping_base(f, &lids, &r.lfts, fit);
+    assert_eq!(l.unplaced, 0);
+    let rank = routec::model::rank::leaf_ranks(f);
+    let mut vl_of = std::collections::BTreeMap::new();
+    for (lid, o) in lids.iter().filter(|(_, o)| !f.is_switch(o.node)) {
+        for s in 0..f.num_switches() {
+            let sl = l.plan.sl(s, lid);
+            if sl > 0 {
+                let k = shape(f, &r.lfts, &rank, s, lid);
+                assert!(k.0 >= 2, "escape path {s} -> {lid} ({o:?}) has one run");
+                let v = vl_of.entry(k).or_insert(sl);
+                assert_eq!(*v, sl, "shape {k:?} on two VLs");
+            }
+        }
+    }
+    let opts = routec::verify::VerifyOptions {
+        vl_plan: Some(l.plan.clone()),
+        ..Default::default()
+    };
+    let v = routec::verify::verify_tables(f, &lids, &r.lfts, &opts);
+    assert!(v.is_clean(), "{}", v.render());
+    assert_eq!(
+        crate::verify::brute_force(f, &lids, &r.lfts, &l.plan),
+        (0, false)
+    );
+    l.plan.vls
+}
+
+/// A plan by shape, forced on the small escape fabrics: valleys (down
+/// then up) and the other shapes each on one VL, no credit loop, and no
+/// more VLs than first fit on these fabrics.
+#[test]
+fn plans_by_shape_are_deadlock_free() {
+    let forced = Fit {
+        shapes_from: 0,
+        ..Fit::engine(15, 15)
+    };
+    let degraded = Features {
+        empty_host_ports: 0.2,
+        drop_top: 1,
+        seed: 3,
+        ..aggregation()
+    };
+    for (m, w, feat) in [
+        (&[2, 2, 2][..], &[1, 2, 2][..], aggregation()),
+        (&[4, 4, 4], &[1, 4, 4], aggregation()),
+        (&[4, 4, 4], &[1, 4, 4], degraded),
+    ] {
+        let f = fabric(m, w, &feat);
+        let lids = LidMap::new(&f).unwrap();
+        let r = engine_by_name("dmodc")
+            .unwrap()
+            .route(&f, &lids, &vls15())
+            .unwrap();
+        let first = assign_layers_keeping_base(&f, &lids, &r.lfts, Fit::first(15));
+        assert_eq!(
+            shapes_one_vl_each(&f, forced),
+            first.plan.vls,
+            "{m:?} {w:?}"
+        );
+    }
+}
+
+/// Past [`routec::route::layers::SHAPES_FROM`] escape paths Dmodc plans by
+/// shape: PGFT(3; 8,8,16; 1,8,8) with aggregation nodes, 32 K escape
+/// paths (valleys from the spines and tops, dips between spines of two
+/// pods, hills from a spine over a top).
+#[test]
+fn many_escape_paths_are_planned_by_shape() {
+    let f = fabric(&[8, 8, 16], &[1, 8, 8], &aggregation());
+    let vls = same_as_walking_every_path(&f);
+    assert_eq!(shapes_one_vl_each(&f, Fit::engine(15, 15)), vls);
+    assert_eq!(vls, 3);
+}
+
+fn vls15() -> RouteOptions {
+    RouteOptions {
+        vls: 15,
+        ..Default::default()
+    }
 }

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use crate::model::{Fabric, Guid, Lfts, Lid, LidMap, Note, VlPlan};
 use crate::route::RouteError;
-use crate::route::layers::assign_layers_keeping_up_down;
+use crate::route::layers::{Fit, assign_layers_keeping_up_down};
 
 use super::costs::{Costs, INF};
 use super::dests::Dests;
@@ -173,7 +173,8 @@ pub fn place(
     // both the plan and, when `vls` is too few, the number that would do.
     // Only the paths toward escape targets can leave VL 0 or close a
     // cycle with the up–down ones; the others are not walked one by one.
-    let l = assign_layers_keeping_up_down(fabric, lids, lfts, 15, &pairs.suspects);
+    let l =
+        assign_layers_keeping_up_down(fabric, lids, lfts, Fit::engine(15, vls), &pairs.suspects);
     let what = format!(
         "dmodc: {} ordered pairs of switches with end ports ({} of them leaf pairs) have no \
          up-down path (first: {})",

@@ -16,7 +16,7 @@
 //! tables fit.
 
 use crate::model::{Escapes, Fabric, Lfts, LidMap, PathSl, VlPlan};
-use crate::route::layers::{assign_layers_keeping_sls, assign_layers_keeping_up_down};
+use crate::route::layers::{Fit, assign_layers_keeping_sls, assign_layers_keeping_up_down};
 
 /// The merged tables' VLs.
 pub struct Relaid {
@@ -42,7 +42,8 @@ pub fn relay(
     // as the engine does: one run with the most VLs tells both the plan
     // and, when `vls` is too few, the number that would do
     let targets = &escapes.targets;
-    let fresh = || assign_layers_keeping_up_down(fabric, lids, lfts, 15, targets);
+    let fresh =
+        || assign_layers_keeping_up_down(fabric, lids, lfts, Fit::engine(15, vls.max(1)), targets);
     let l = match previous {
         Some(prev) => {
             let kept = assign_layers_keeping_sls(fabric, lids, lfts, 15, targets, prev);

@@ -61,36 +61,78 @@ pub(super) fn order(channels: usize, edges: &[Edge], tie: &[u32]) -> Vec<u32> {
 /// `None` when they close a cycle. Deterministic: sources are taken
 /// lowest channel first.
 pub(super) fn topological(channels: usize, edges: &[(u32, u32)]) -> Option<Vec<u32>> {
-    let mut indeg = vec![0u32; channels];
-    let mut start = vec![0usize; channels + 1];
-    for &(u, v) in edges {
-        indeg[v as usize] += 1;
-        start[u as usize + 1] += 1;
-    }
-    for i in 0..channels {
-        start[i + 1] += start[i];
-    }
-    let mut fill = start.clone();
-    let mut target = vec![0u32; edges.len()];
-    for &(u, v) in edges {
-        target[fill[u as usize]] = v;
-        fill[u as usize] += 1;
-    }
-    let mut ready: std::collections::BinaryHeap<std::cmp::Reverse<u32>> = (0..channels as u32)
-        .filter(|&c| indeg[c as usize] == 0)
-        .map(std::cmp::Reverse)
-        .collect();
+    let mut g = Successors::new(channels, edges);
+    let mut ready: std::collections::BinaryHeap<std::cmp::Reverse<u32>> =
+        g.sources().map(std::cmp::Reverse).collect();
     let mut order = Vec::with_capacity(channels);
     while let Some(std::cmp::Reverse(c)) = ready.pop() {
         order.push(c);
-        for &v in &target[start[c as usize]..start[c as usize + 1]] {
-            indeg[v as usize] -= 1;
-            if indeg[v as usize] == 0 {
-                ready.push(std::cmp::Reverse(v));
+        g.take(c, |v| ready.push(std::cmp::Reverse(v)));
+    }
+    (order.len() == channels).then_some(order)
+}
+
+/// Whether `edges` close no cycle over `channels`: [`topological`]
+/// without its order (a stack instead of a heap), for the checks that
+/// need only the answer.
+pub(super) fn acyclic(channels: usize, edges: &[(u32, u32)]) -> bool {
+    let mut g = Successors::new(channels, edges);
+    let mut ready: Vec<u32> = g.sources().collect();
+    let mut done = 0;
+    while let Some(c) = ready.pop() {
+        done += 1;
+        g.take(c, |v| ready.push(v));
+    }
+    done == channels
+}
+
+/// The edges as successor lists (compressed rows), with in-degrees.
+struct Successors {
+    indeg: Vec<u32>,
+    start: Vec<u32>,
+    target: Vec<u32>,
+}
+
+impl Successors {
+    fn new(channels: usize, edges: &[(u32, u32)]) -> Self {
+        let mut indeg = vec![0u32; channels];
+        let mut start = vec![0u32; channels + 1];
+        for &(u, v) in edges {
+            indeg[v as usize] += 1;
+            start[u as usize + 1] += 1;
+        }
+        for i in 0..channels {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut target = vec![0u32; edges.len()];
+        for &(u, v) in edges {
+            target[fill[u as usize] as usize] = v;
+            fill[u as usize] += 1;
+        }
+        Successors {
+            indeg,
+            start,
+            target,
+        }
+    }
+
+    /// The channels no edge enters.
+    fn sources(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.indeg.len() as u32).filter(|&c| self.indeg[c as usize] == 0)
+    }
+
+    /// Removes channel `c`'s edges, calling `ready` on each successor
+    /// left with none entering it.
+    fn take(&mut self, c: u32, mut ready: impl FnMut(u32)) {
+        let (a, b) = (self.start[c as usize], self.start[c as usize + 1]);
+        for &v in &self.target[a as usize..b as usize] {
+            self.indeg[v as usize] -= 1;
+            if self.indeg[v as usize] == 0 {
+                ready(v);
             }
         }
     }
-    (order.len() == channels).then_some(order)
 }
 
 /// The better start for a layer over `edges`: the DFS order when less
@@ -153,6 +195,9 @@ mod tests {
         let o = topological(4, &[(3, 2), (2, 1), (1, 0)]).unwrap();
         assert_eq!(o, [3, 2, 1, 0]);
         assert!(topological(3, &[(0, 1), (1, 2), (2, 0)]).is_none());
+        assert!(!acyclic(3, &[(0, 1), (1, 2), (2, 0)]));
+        assert!(acyclic(4, &[(0, 1), (1, 2), (2, 3), (0, 1)]));
+        assert!(acyclic(2, &[]));
     }
 
     #[test]

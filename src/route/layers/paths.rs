@@ -6,6 +6,8 @@
 
 mod columns;
 
+use fixedbitset::FixedBitSet;
+
 use super::order::Layer;
 use crate::model::{Fabric, Lfts, Lid, LidMap, NO_ROUTE};
 pub(super) use columns::{Block, Col};
@@ -45,6 +47,11 @@ pub(super) struct PathWalk<'a> {
     /// then down, highest first. Routes that go up then down (every route
     /// on a fat tree) then agree with it and cost no search.
     first_order: Vec<u32>,
+    /// Per channel: whether it goes up in the total order of switches by
+    /// (leaf rank, GUID) — an acyclic orientation of every cable, level
+    /// cables included, so down*·up* paths are up*·down* ones of the
+    /// reversed order (`shapes`).
+    up: FixedBitSet,
     /// Columns filled once for every walk ([`PathWalk::preload`]):
     /// `pre_at[lid]` indexes `pre` by `switches` entries, `u32::MAX` = none.
     pre_at: Vec<u32>,
@@ -93,12 +100,14 @@ impl<'a> PathWalk<'a> {
                 target[lid as usize] = Some((t.0, q.port));
             }
         }
-        let guids = fabric
+        let guids: Vec<u64> = fabric
             .switches()
             .iter()
             .map(|&s| fabric.node(s).guid.0)
             .collect();
-        let first_order = up_down_order(fabric, &base, &far_sw);
+        let rank = crate::model::rank::leaf_ranks(fabric);
+        let first_order = up_down_order(&rank, &base, &far_sw);
+        let up = up_channels(&rank, &guids, &base, &far_sw);
         PathWalk {
             lfts,
             base,
@@ -109,6 +118,7 @@ impl<'a> PathWalk<'a> {
             target,
             guids,
             first_order,
+            up,
             pre_at: Vec::new(),
             pre: Vec::new(),
         }
@@ -122,6 +132,11 @@ impl<'a> PathWalk<'a> {
     /// The up*/down* order: `first_order()[pos]` is a channel.
     pub fn first_order(&self) -> &[u32] {
         &self.first_order
+    }
+
+    /// Whether channel `chan` goes up in the (leaf rank, GUID) order.
+    pub fn goes_up(&self, chan: u32) -> bool {
+        self.up.contains(chan as usize)
     }
 
     /// Number of turn ids.
@@ -232,8 +247,7 @@ impl<'a> PathWalk<'a> {
 /// Channels sorted by (phase, rank): up channels by the rank they leave,
 /// channels between equal ranks, then down channels by the rank they leave,
 /// highest first; channel index breaks ties.
-fn up_down_order(fabric: &Fabric, base: &[u32], far_sw: &[u32]) -> Vec<u32> {
-    let rank = crate::model::rank::leaf_ranks(fabric);
+fn up_down_order(rank: &[u32], base: &[u32], far_sw: &[u32]) -> Vec<u32> {
     let r = |s: usize| u64::from(rank[s].min(1 << 20));
     let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(far_sw.len());
     for s in 0..base.len() - 1 {
@@ -253,4 +267,19 @@ fn up_down_order(fabric: &Fabric, base: &[u32], far_sw: &[u32]) -> Vec<u32> {
     }
     keyed.sort_unstable();
     keyed.into_iter().map(|(_, c)| c).collect()
+}
+
+/// The channels that go up in the order of switches by (rank, GUID).
+fn up_channels(rank: &[u32], guids: &[u64], base: &[u32], far_sw: &[u32]) -> FixedBitSet {
+    let key = |s: usize| (rank[s].min(1 << 20), guids[s]);
+    let mut up = FixedBitSet::with_capacity(far_sw.len());
+    for s in 0..base.len() - 1 {
+        for c in base[s]..base[s + 1] {
+            let t = far_sw[c as usize];
+            if t != NONE && key(t as usize) > key(s) {
+                up.insert(c as usize);
+            }
+        }
+    }
+    up
 }

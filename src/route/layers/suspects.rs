@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use super::PathRef;
 use super::base::{Share, pass};
-use super::fas::{positions, topological};
+use super::fas::{acyclic, positions};
 use super::order::Layer;
 use super::paths::{Block, HOP_LIMIT, PathWalk, Turn};
 use super::tree::Memo;
@@ -49,7 +49,7 @@ pub(super) fn base_layer_of_suspects(
     }
     // Whether they close a cycle depends neither on the edges' order nor
     // on repeats (Kahn counts a repeated edge in and out alike): no sort.
-    if topological(order.len(), &edges).is_some() {
+    if acyclic(order.len(), &edges) {
         return None;
     }
     let walked: usize = blocks.iter().map(Vec::len).sum();
