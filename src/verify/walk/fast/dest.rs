@@ -146,12 +146,11 @@ impl Acc {
         // order does not matter
         for k in 0..f.ntouched {
             let s = f.touched[k] as usize;
-            let im = std::mem::take(&mut f.inmask[s]);
+            let [im, mut down] = std::mem::take(&mut f.masks[s]);
             let o = out_of(next[s]);
             if let Some(i) = vi {
                 f.turns[i].1[cx.topo.base[s] as usize + usize::from(o)] |= im;
             }
-            let mut down = std::mem::take(&mut f.downin[s]);
             if !ranks || next[s] & UP == 0 {
                 continue;
             }

@@ -13,8 +13,7 @@ use super::{FastScratch, FastTables, NONE, ON_STACK, UNKNOWN, UP, far_of, next_o
 /// `hop` entries toward it and its target switch.
 pub(super) struct Walker<'a> {
     depth: &'a mut [u8],
-    inmask: &'a mut [u64],
-    downin: &'a mut [u64],
+    masks: &'a mut [[u64; 2]],
     touched: &'a mut [u32],
     ntouched: usize,
     stack: &'a mut Vec<(u32, u32)>,
@@ -38,8 +37,7 @@ impl FastScratch {
         let n = col.len();
         let w = Walker {
             depth: &mut self.depth[..n],
-            inmask: &mut self.inmask[..n],
-            downin: &mut self.downin[..n],
+            masks: &mut self.masks[..n],
             touched: &mut self.touched,
             ntouched: self.ntouched,
             stack: &mut self.stack,
@@ -113,12 +111,11 @@ impl Walker<'_> {
         let to = next_of(h);
         if to != self.t {
             let bit = 1u64 << far_of(h);
-            let was = self.inmask[to];
+            let [was, down] = self.masks[to];
             // branch-free: written always, kept when the mask was empty
             self.touched[self.ntouched] = to as u32;
             self.ntouched += usize::from(was == 0);
-            self.inmask[to] = was | bit;
-            self.downin[to] |= if h & UP == 0 { bit } else { 0 };
+            self.masks[to] = [was | bit, down | if h & UP == 0 { bit } else { 0 }];
         }
     }
 
