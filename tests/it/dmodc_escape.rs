@@ -265,6 +265,33 @@ fn aggregation_nodes_escape_on_a_second_lane() {
     }
 }
 
+/// Past `layers::SHAPES_FROM` escape paths (22,848 here) the escape paths
+/// go on VLs by shape (`formats/dmodc.md` §9, "Plans by shape"): 3 VLs on
+/// PGFT(3; 8,8,12; 1,8,8) with aggregation nodes; routec's check and
+/// ibdmchk, reading the emitted SL files, find no credit loop, and with
+/// every path on one VL ibdmchk finds one.
+#[test]
+fn plans_by_shape_agree_with_ibdmchk() {
+    let dir = tmp("shapes");
+    let topo = generate(&dir, "--h 3 --m 8,8,12 --w 1,8,8 --aggregation-nodes");
+    let out = dir.join("out");
+    let (code, err) = compile(&topo, &out, "8");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("22848 end-port pairs take escape routes; 3 VL(s)"),
+        "{err}"
+    );
+    let (code, text) = routec(
+        &["check", &topo, "--lfts", out.to_str().unwrap()],
+        Path::new(ROOT),
+    );
+    assert_eq!(code, 0, "{text}");
+    if let Some(loops) = ibdmchk_loops(&out, Some("ibdmchk.psl")) {
+        assert!(!loops, "ibdmchk finds a credit loop in the plan by shape");
+        assert_eq!(ibdmchk_loops(&out, None), Some(true), "one VL");
+    }
+}
+
 /// Every feature of a production fabric at once: aggregation nodes, a
 /// management pod cabled to two tops, an isolated pod whose leaves share
 /// no top with it, empty host ports, cross cables, a missing top. Leaf
