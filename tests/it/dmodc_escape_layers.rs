@@ -222,3 +222,53 @@ fn vls15() -> RouteOptions {
         ..Default::default()
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Plans by shape, forced on random 3-level PGFTs with aggregation
+    /// nodes and random real-fabric features (empty host ports, a missing
+    /// top, spine-to-spine cables, a management pod, an isolated pod):
+    /// whether the shapes settle it or first fit does, every path is
+    /// placed and the verifier finds no credit loop.
+    #[test]
+    fn plans_by_shape_never_close_a_credit_loop(
+        m2 in 2u32..5,
+        m3 in 2u32..5,
+        w3 in 1u32..4,
+        empty in 0u32..4,
+        drop_top in 0u32..2,
+        cross in 0u32..3,
+        pod in proptest::bool::ANY,
+        seed in 0u64..1000,
+    ) {
+        let feat = Features {
+            aggregation_nodes: true,
+            empty_host_ports: f64::from(empty) / 10.0,
+            drop_top: drop_top.min(w3 * m2 - 1),
+            cross_cables: cross,
+            mgmt_pod: pod.then_some(MgmtPod { leaves: 1, hosts: 2, tops: 1 }),
+            isolated_pods: u32::from(pod),
+            seed,
+        };
+        let spec = PgftSpec::new(3, &[2, m2, m3], &[1, m2, w3], None);
+        let Ok(f) = apply(&spec, &pgft(&spec).expect("PGFT"), &feat) else {
+            // features this PGFT cannot take (the generator says which)
+            return Ok(());
+        };
+        let lids = LidMap::new(&f).unwrap();
+        let Ok(r) = engine_by_name("dmodc").unwrap().route(&f, &lids, &vls15()) else {
+            // a feature left some pair with no path at all: refused, fine
+            return Ok(());
+        };
+        let forced = Fit { shapes_from: 0, ..Fit::engine(15, 15) };
+        let l = assign_layers_keeping_base(&f, &lids, &r.lfts, forced);
+        proptest::prop_assert_eq!(l.unplaced, 0);
+        let opts = routec::verify::VerifyOptions {
+            vl_plan: Some(l.plan.clone()),
+            ..Default::default()
+        };
+        let v = routec::verify::verify_tables(&f, &lids, &r.lfts, &opts);
+        proptest::prop_assert!(v.count(routec::verify::Code::V020) == 0, "{}", v.render());
+    }
+}
