@@ -220,6 +220,28 @@ impl<'a> PathWalk<'a> {
         }
     }
 
+    /// The dependencies (from channel, to channel) of the turns whose ids
+    /// are in `turns`, in id order: a set of turn ids holds each once,
+    /// where lists gathered apart repeat them.
+    pub fn turn_edges(&self, turns: &FixedBitSet) -> Vec<(u32, u32)> {
+        let mut out = Vec::with_capacity(turns.count_ones(..));
+        let mut s = 0;
+        for id in turns.ones() {
+            while self.tbase[s + 1] <= id {
+                s += 1;
+            }
+            let width = (self.base[s + 1] - self.base[s]) as usize;
+            let (in_port, out_port) = ((id - self.tbase[s]) / width, (id - self.tbase[s]) % width);
+            let back = self.base[s] as usize + in_port;
+            let m = self.far_sw[back] as usize;
+            out.push((
+                self.base[m] + u32::from(self.far_port[back]),
+                self.base[s] + out_port as u32,
+            ));
+        }
+        out
+    }
+
     /// Number of channels (switch ports).
     pub fn channels(&self) -> usize {
         self.far_sw.len()

@@ -59,10 +59,10 @@ fn one_hop(up: bool) -> Shape {
     2 | u8::from(up)
 }
 
-/// One run of `pending`: each path's shape, and each shape's dependencies.
+/// One run of `pending`: each path's shape, and each shape's turns (ids).
 struct Classes {
     shape: Vec<Shape>,
-    edges: Vec<(Shape, Vec<(u32, u32)>)>,
+    turns: Vec<(Shape, FixedBitSet)>,
 }
 
 /// Places `pending` on layers 1 and up of `p` by shape, within `fit`
@@ -84,7 +84,7 @@ pub(super) fn place_by_shape(
     let Some(parts) = parts else {
         return false;
     };
-    let Some(layer_of) = layers_of_shapes(walk.channels(), &parts, fit - 1) else {
+    let Some(layer_of) = layers_of_shapes(walk, &parts, fit - 1) else {
         return false;
     };
     let used = layer_of.iter().copied().max().unwrap_or(0);
@@ -105,37 +105,37 @@ pub(super) fn place_by_shape(
 /// order of their runs (valleys first, which alone never close a cycle):
 /// all of them on layer 1 when their dependencies close no cycle together.
 /// `None` when a shape closes a cycle alone, or more than `room` layers
-/// would be needed.
-fn layers_of_shapes(channels: usize, parts: &[Classes], room: usize) -> Option<[usize; 256]> {
+/// would be needed. Turns are sets of ids, so each dependency is checked
+/// once however many runs of paths saw it.
+fn layers_of_shapes(walk: &PathWalk, parts: &[Classes], room: usize) -> Option<[usize; 256]> {
     let mut shapes: Vec<Shape> = parts
         .iter()
-        .flat_map(|c| c.edges.iter().map(|e| e.0))
+        .flat_map(|c| c.turns.iter().map(|e| e.0))
         .collect();
     shapes.sort_unstable_by_key(|&k| (k >> 1, k & 1));
     shapes.dedup();
-    let edges_of = |k: Shape| {
-        parts
-            .iter()
-            .flat_map(move |c| c.edges.iter().filter(move |e| e.0 == k))
-            .flat_map(|e| e.1.iter().copied())
-    };
+    let acyclic_set = |turns: &FixedBitSet| acyclic(walk.channels(), &walk.turn_edges(turns));
     let mut layer_of = [0usize; 256];
-    let mut layers: Vec<Vec<(u32, u32)>> = Vec::new();
+    let mut layers: Vec<FixedBitSet> = Vec::new();
     for &k in &shapes {
-        let mine: Vec<(u32, u32)> = edges_of(k).collect();
+        let mut mine = FixedBitSet::with_capacity(walk.turns());
+        for (_, t) in parts.iter().flat_map(|c| &c.turns).filter(|e| e.0 == k) {
+            mine.union_with(t);
+        }
         let fits = layers.iter().position(|l| {
-            let both: Vec<(u32, u32)> = l.iter().chain(&mine).copied().collect();
-            acyclic(channels, &both)
+            let mut both = l.clone();
+            both.union_with(&mine);
+            acyclic_set(&both)
         });
         let at = match fits {
             Some(i) => i,
-            None if layers.len() < room && acyclic(channels, &mine) => {
-                layers.push(Vec::new());
+            None if layers.len() < room && acyclic_set(&mine) => {
+                layers.push(FixedBitSet::with_capacity(walk.turns()));
                 layers.len() - 1
             }
             None => return None,
         };
-        layers[at].extend(mine);
+        layers[at].union_with(&mine);
         layer_of[usize::from(k)] = at + 1;
     }
     Some(layer_of)
@@ -166,11 +166,11 @@ fn classify(walk: &PathWalk, run: &[PathRef]) -> Option<Classes> {
     let n = walk.switches();
     let (mut memo, mut blk) = (Memo::<Shape>::default(), Block::default());
     let mut marks = vec![0u16; n];
-    // per shape: the turns seen, and where its edges are in `out.edges`
-    let mut seen: Vec<Option<(FixedBitSet, usize)>> = vec![None; 256];
+    // per shape: where its turns are in `out.turns`
+    let mut at: Vec<Option<usize>> = vec![None; 256];
     let mut out = Classes {
         shape: Vec::with_capacity(run.len()),
-        edges: Vec::new(),
+        turns: Vec::new(),
     };
     let mut last = None;
     for &(src, lid, _) in run {
@@ -190,19 +190,15 @@ fn classify(walk: &PathWalk, run: &[PathRef]) -> Option<Classes> {
         if k == LONG || k == SHORT {
             return None;
         }
-        let (bits, at) = seen[usize::from(k)].get_or_insert_with(|| {
-            out.edges.push((k, Vec::new()));
-            (
-                FixedBitSet::with_capacity(walk.turns()),
-                out.edges.len() - 1,
-            )
+        let i = *at[usize::from(k)].get_or_insert_with(|| {
+            out.turns
+                .push((k, FixedBitSet::with_capacity(walk.turns())));
+            out.turns.len() - 1
         });
-        let edges = &mut out.edges[*at].1;
+        let bits = &mut out.turns[i].1;
         // shapes 2..=15 (one to seven runs): mark bits 0..=13
         fresh_turns(walk, col, src, &mut marks, usize::from(k - 2), |t| {
-            if !bits.put(t.id) {
-                edges.push((t.from, t.to));
-            }
+            bits.insert(t.id)
         });
         out.shape.push(k);
     }

@@ -81,7 +81,8 @@ fn general(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Found {
 struct Part {
     load: u64,
     pending: Vec<PathRef>,
-    edges: Vec<(u32, u32)>,
+    /// Ids of the turns first seen by this task.
+    turns: Vec<u32>,
     /// Some path is within a few hops of the hop limit, or loops.
     long: bool,
 }
@@ -96,10 +97,14 @@ const LOOPED: u32 = u32::MAX;
 const LONG: u32 = HOP_LIMIT as u32 - 4;
 
 /// The suspects' paths, one task per LFT block, each switch's rest of
-/// path worked out once per LID. `None` when some path is long.
+/// path worked out once per LID. `None` when some path is long (or turn
+/// ids overflow the u32 the tasks keep them in).
 fn one_walk(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Option<Found> {
-    let pos = positions(order);
     let n = walk.turns();
+    if u32::try_from(n).is_err() {
+        return None;
+    }
+    let pos = positions(order);
     let parts: Vec<Part> = blocks
         .par_iter()
         .map_init(
@@ -115,10 +120,10 @@ fn one_walk(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Option<Found
                 for &lid in lids {
                     let col = walk.col(blk, lid);
                     memo.reset(walk.switches());
-                    let edges = &mut part.edges;
+                    let turns = &mut part.turns;
                     let mut step = |t: &Turn, rest: u32| {
                         if !seen.put(t.id) {
-                            edges.push((t.from, t.to));
+                            turns.push(t.id as u32);
                         }
                         if rest == LOOPED {
                             return LOOPED;
@@ -148,11 +153,14 @@ fn one_walk(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Option<Found
     }
     let load = parts.iter().map(|p| p.load).sum();
     let mut pending = Vec::with_capacity(parts.iter().map(|p| p.pending.len()).sum());
-    let mut edges = Vec::with_capacity(parts.iter().map(|p| p.edges.len()).sum());
+    // tasks see some turns again: one set of ids holds each once, and the
+    // cycle check then reads every dependency once
+    let mut seen = FixedBitSet::with_capacity(walk.turns());
     for p in parts {
         pending.extend(p.pending);
-        edges.extend(p.edges);
+        seen.extend(p.turns.iter().map(|&t| t as usize));
     }
+    let edges = walk.turn_edges(&seen);
     Some((load, pending, edges))
 }
 
