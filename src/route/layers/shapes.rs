@@ -8,20 +8,22 @@
 //! the switches in the total order of (leaf rank, GUID), an acyclic
 //! orientation of every cable: an up–down path is up*·down* in it, and an
 //! escape path — a detour to a switch with an up–down path, then that
-//! path — is, on a fat tree, a **valley** (down+·up+: from a spine or a
-//! top down to a leaf, then up to the target's switch) or a **dip**
-//! (down+·up+·down+: the same, then down to a spine of another pod).
+//! path — is, on that fabric, a **valley** (down+·up+: from a spine or a
+//! top down to a leaf, then up to the target's switch), a **dip**
+//! (down+·up+·down+: the same, then down to a spine of another pod) or a
+//! **hill** (up+·down+·up+: from a spine over a top to a leaf, then up).
 //!
 //! Valleys alone are deadlock-free on one VL: reversing every cable's
 //! orientation makes each of them up*·down*, and up*·down* paths over an
 //! acyclic orientation depend on channels in one order (Dally & Seitz
-//! 1987; the argument of the base layer, `mod.rs`). Dips have no such
-//! proof in general, but on fat trees each of their hops comes at one
-//! place of the path (first down, then up from a leaf, …). So the plan is
-//! one further VL for all escape paths if their dependencies close no
-//! cycle, else valleys on VL 1 and dips on VL 2 — each VL's graph checked
-//! acyclic here (Kahn), and the whole routing checked again by the
-//! verifier. Any other shape, a cycle, or more VLs than the caller has
+//! 1987; the argument of the base layer, `mod.rs`). Other shapes have no
+//! such proof in general, but on fat trees each of their hops comes at
+//! one place of the path (first down, then up from a leaf, …). So each
+//! shape goes whole on one VL: all on VL 1 if their dependencies close no
+//! cycle together, else by first fit of whole shapes, fewest runs first,
+//! each VL's graph checked acyclic here (Kahn) and the whole routing
+//! checked again by the verifier. A shape of more than [`MAX_RUNS`] runs,
+//! a shape that closes a cycle alone, or more VLs than the caller has
 //! hands the paths back to first fit.
 
 use fixedbitset::FixedBitSet;
