@@ -81,18 +81,15 @@ mod tests {
             u64::MAX,
         ] {
             for w in [0, 1, 2, 3, 4, 16] {
-                let mut b = Vec::new();
-                push_hex(&mut b, v, w);
-                assert_eq!(String::from_utf8(b).unwrap(), format!("{v:0w$x}"));
-                let mut b = Vec::new();
-                push_hex_upper(&mut b, v, w);
-                assert_eq!(String::from_utf8(b).unwrap(), format!("{v:0w$X}"));
-                let mut b = Vec::new();
-                push_dec_zero(&mut b, v, w);
-                assert_eq!(String::from_utf8(b).unwrap(), format!("{v:0w$}"));
-                let mut b = Vec::new();
-                push_dec_left(&mut b, v, w);
-                assert_eq!(String::from_utf8(b).unwrap(), format!("{v:<w$}"));
+                let pushed = |f: fn(&mut Vec<u8>, u64, usize)| {
+                    let mut b = Vec::new();
+                    f(&mut b, v, w);
+                    String::from_utf8(b).unwrap()
+                };
+                assert_eq!(pushed(push_hex), format!("{v:0w$x}"));
+                assert_eq!(pushed(push_hex_upper), format!("{v:0w$X}"));
+                assert_eq!(pushed(push_dec_zero), format!("{v:0w$}"));
+                assert_eq!(pushed(push_dec_left), format!("{v:<w$}"));
             }
             let mut b = Vec::new();
             push_dec(&mut b, v);
