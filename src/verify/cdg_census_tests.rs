@@ -17,7 +17,7 @@ use crate::model::{
 
 /// `l` leaves (switches 0..l: hosts on ports 1–2, spine `k` on port 3 + k)
 /// and `sp` spines (switches l..l+sp: leaf `x` on port 1 + x).
-fn fat_tree(l: usize, sp: usize) -> Fabric {
+pub(super) fn fat_tree(l: usize, sp: usize) -> Fabric {
     let mut b = FabricBuilder::new();
     let mut sw = Vec::new();
     for i in 0..l + sp {
@@ -51,7 +51,13 @@ fn fat_tree(l: usize, sp: usize) -> Fabric {
 
 /// Up/down tables (up to spine `lid % sp`, down to the leaf), then
 /// `damage` of the entries replaced by a random port or a hole.
-fn tables(f: &Fabric, lids: &LidMap, l: usize, damage: f64, rng: &mut ChaCha8Rng) -> Lfts {
+pub(super) fn tables(
+    f: &Fabric,
+    lids: &LidMap,
+    l: usize,
+    damage: f64,
+    rng: &mut ChaCha8Rng,
+) -> Lfts {
     let n = f.num_switches();
     let sp = n - l;
     let mut t = Lfts::new(n, lids.max_lid());

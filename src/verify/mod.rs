@@ -38,6 +38,8 @@ mod walk;
 #[cfg(test)]
 mod walk_fast_escape_tests;
 #[cfg(test)]
+mod walk_fast_sources_tests;
+#[cfg(test)]
 mod walk_fast_tests;
 #[cfg(test)]
 mod walk_fast_vl_tests;
@@ -71,6 +73,18 @@ fn verify_with(
     opts: &VerifyOptions,
     fast: bool,
 ) -> Verdict {
+    verify_counted(fabric, lids, lfts, opts, fast).0
+}
+
+/// [`verify_with`], and how its shortcuts were taken (for the tests that
+/// prove them taken).
+fn verify_counted(
+    fabric: &Fabric,
+    lids: &LidMap,
+    lfts: &Lfts,
+    opts: &VerifyOptions,
+    fast: bool,
+) -> (Verdict, walk::Shortcuts) {
     let topo = topo::Topo::new(fabric, lids);
     let identity = Sl2Vl::identity();
     // A plan that keeps every hop on VL 0 is checked as no plan: the same
@@ -146,10 +160,12 @@ fn verify_with(
                     }
                     for lid in first.max(1)..end {
                         let lid = lid as u16;
-                        if !fast
+                        if fast
                             .as_ref()
                             .is_some_and(|f| acc.fast_destination(&cx, f, lid))
                         {
+                            acc.shortcuts.fast_lids += 1;
+                        } else {
                             acc.destination(&cx, lid);
                         }
                     }
@@ -244,9 +260,10 @@ fn verify_with(
         acc.beyond.total,
         r.lanes(Code::V022, &acc.beyond.items, ops),
     );
-    Verdict {
+    let verdict = Verdict {
         findings,
         counts,
         stats,
-    }
+    };
+    (verdict, acc.shortcuts)
 }

@@ -30,12 +30,20 @@
 //! from the scratch (`fast/walker.rs`). The turn masks are counted for the
 //! CDG census as they are when the ranks prove the graph acyclic
 //! (`cdg_masks.rs`), and moved into turn sets only when it is built.
+//!
+//! A part of CA LIDs only is loaded for the switches with end ports alone
+//! when they are under three quarters of the switches (`Acc::load_part`):
+//! they are its only sources, and the walk loads the entry of any other
+//! switch it steps on into the column itself (`fast/walker.rs`). On the
+//! 27,648-host RLFT that is 47 of the 1,728 spines and tops per LID (a spine
+//! per pod and one top), where the whole load converted all of them (a
+//! third of the stage).
 
 use super::super::topo::{Link, Topo};
 use super::super::updown;
 use super::{Acc, WalkCtx};
 use crate::model::{LFT_BLOCK, Lid};
-pub(crate) use entries::PART;
+pub(crate) use entries::{PART, UNLOADED};
 
 mod dest;
 mod entries;
@@ -92,6 +100,12 @@ pub(crate) struct FastTables {
     /// destinations with paths on them take the exact pass (V021/V022).
     bad_sls: u16,
     hop_limit: u8,
+    /// Runs of consecutive switches with end ports (`(first, end)`), when
+    /// they are few enough that parts of CA LIDs pay to load them alone:
+    /// without `all_paths` they are the only sources toward a CA LID, and
+    /// the walk loads the few other switches on their routes itself
+    /// (`Acc::load_part`). `None`: every part is loaded whole.
+    pub source_runs: Option<Vec<(u32, u32)>>,
 }
 
 impl FastTables {
@@ -143,12 +157,23 @@ impl FastTables {
                 min_op.is_some_and(|m| v >= m || v == crate::model::vl::VL_DROP)
             })
             .fold(0u16, |m, sl| m | 1 << sl);
+        let source_runs = (!cx.all_paths && cx.leaves.len() * 4 < n * 3).then(|| {
+            let mut runs: Vec<(u32, u32)> = Vec::new();
+            for &s in cx.leaves {
+                match runs.last_mut() {
+                    Some(r) if r.1 == s => r.1 += 1,
+                    _ => runs.push((s, s + 1)),
+                }
+            }
+            runs
+        });
         Some(FastTables {
             hop,
             weight,
             vl_of_sl,
             bad_sls,
             hop_limit: cx.hop_limit.min(MAX_DEPTH) as u8,
+            source_runs,
         })
     }
 }
@@ -164,6 +189,7 @@ impl FastTables {
             vl_of_sl: [0; 16],
             bad_sls: 0,
             hop_limit: 64,
+            source_runs: None,
         }
     }
 }

@@ -16,6 +16,7 @@ mod found;
 mod transpose;
 mod turns;
 
+use fast::UNLOADED;
 pub(crate) use fast::{FastTables, PART};
 
 pub(crate) use found::{DeadKind, LaneProblem, Loop, TooLong, TopK, Unreach};
@@ -64,6 +65,14 @@ const DELIVERED: u8 = 2;
 const DEAD: u8 = 3;
 const LOOPING: u8 = 4;
 
+/// How often the pass took its shortcuts: destinations proven by the fast
+/// path, and parts loaded for the sources only ([`Acc::load_part`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Shortcuts {
+    pub fast_lids: u64,
+    pub source_parts: u64,
+}
+
 /// Per-thread scratch and results, merged with [`Acc::merge`].
 pub(crate) struct Acc {
     /// The current LFT block, transposed: `blk[(lid % 64) * switches + s]`.
@@ -77,6 +86,11 @@ pub(crate) struct Acc {
     /// The current part of the block ([`PART`] LIDs) as the fast path's
     /// `hop` entries (LID-major like `blk`; `fast/entries.rs`).
     hblk: Vec<u32>,
+    /// Whether `hblk` holds a sources-only part, and the slots of other
+    /// switches the walks loaded into it (`UNLOADED` again before the next
+    /// sources-only part).
+    hblk_sources: bool,
+    filled: Vec<u32>,
     /// The path SLs of the whole block, transposed alike (with a VL plan):
     /// read per source switch and destination, row-major they cost a
     /// cache miss each (88 M on the 27,648-host RLFT with a CA on every
@@ -116,6 +130,7 @@ pub(crate) struct Acc {
     pub switch_pairs_unreachable: u64,
     /// Scratch and turn masks of the fast path (`fast.rs`).
     fast: fast::FastScratch,
+    pub shortcuts: Shortcuts,
 }
 
 /// [`Acc::sls`] on the transposed block `slblk` of `n` switches (a free
@@ -136,6 +151,8 @@ impl Acc {
             blk: vec![NO_ROUTE; s * LFT_BLOCK],
             blk_at: None,
             hblk: Vec::new(),
+            hblk_sources: false,
+            filled: Vec::new(),
             slblk: Vec::new(),
             slblk_zero: false,
             st: vec![UNKNOWN; s],
@@ -164,6 +181,7 @@ impl Acc {
             switch_pairs: 0,
             switch_pairs_unreachable: 0,
             fast: fast::FastScratch::default(),
+            shortcuts: Shortcuts::default(),
         }
     }
 
@@ -192,6 +210,8 @@ impl Acc {
         self.switch_pairs += o.switch_pairs;
         self.switch_pairs_unreachable += o.switch_pairs_unreachable;
         self.fast.merge(o.fast);
+        self.shortcuts.fast_lids += o.shortcuts.fast_lids;
+        self.shortcuts.source_parts += o.shortcuts.source_parts;
         self
     }
 
@@ -201,8 +221,42 @@ impl Acc {
     /// 27,648-host RLFT, more than a 1 MB L2 keeps beside the walk's other
     /// data and the rows streaming in; half of it stays in L2 while its
     /// LIDs are walked ([`PART`] says what was measured).
+    ///
+    /// A part whose LIDs are all CA LIDs (or nobody's) is loaded for the
+    /// switches with end ports only, when `ft` says so: they are its only
+    /// sources, and on the 27,648-host RLFT the walks from them step on 47
+    /// of the other 1,728 switches per LID on average, which then load
+    /// their own entries (`fast/walker.rs`).
     pub fn load_part(&mut self, cx: &WalkCtx, ft: &FastTables, b: usize, k: usize) {
-        ft.load_part(cx.lfts, b, k, cx.topo.num_switches(), &mut self.hblk);
+        let n = cx.topo.num_switches();
+        let first = b * LFT_BLOCK + k * PART;
+        let ca_only = || {
+            (first..first + PART).all(|lid| {
+                cx.topo
+                    .target
+                    .get(lid)
+                    .copied()
+                    .flatten()
+                    .is_none_or(|t| t.is_end)
+            })
+        };
+        let Some(runs) = ft.source_runs.as_deref().filter(|_| ca_only()) else {
+            ft.load_part(cx.lfts, b, k, n, &mut self.hblk);
+            self.hblk_sources = false;
+            return;
+        };
+        if self.hblk_sources && self.hblk.len() == n * PART {
+            for &i in &self.filled {
+                self.hblk[i as usize] = UNLOADED;
+            }
+        } else {
+            self.hblk.clear();
+            self.hblk.resize(n * PART, UNLOADED);
+        }
+        self.filled.clear();
+        self.hblk_sources = true;
+        self.shortcuts.source_parts += 1;
+        ft.load_runs(cx.lfts, (b, k), n, runs, &mut self.hblk);
     }
 
     /// Loads what LFT block `b` (LIDs `64 b .. 64 b + 63`) needs besides

@@ -2,6 +2,7 @@
 //! followed down its in-tree with the scratch of the parent module, and
 //! the turns it gathered per VL handed to the accumulator's set.
 
+use super::walker::Loader;
 use super::{
     Acc, FastScratch, FastTables, LFT_BLOCK, Lid, PART, UNKNOWN, UP, WalkCtx, far_of, next_of,
     out_of,
@@ -20,7 +21,6 @@ impl Acc {
         }
         let t = tgt.sw as usize;
         let n = self.st.len();
-        let col = column(&self.hblk, n, lid);
         let delivers = if tgt.is_end { tgt.port } else { 0 };
         if cx.lfts.get(t, lid) != delivers {
             return false;
@@ -47,7 +47,15 @@ impl Acc {
         let per_source = cx
             .path_sl
             .is_some_and(|p| p.has_more() || !sl0_column(&self.slblk, n, lid));
-        let (mut walker, hist) = f.walker(ft, col, t);
+        let j = lid as usize % PART;
+        let load = Loader {
+            ft,
+            lfts: cx.lfts,
+            lid,
+            at: (j * n) as u32,
+            filled: &mut self.filled,
+        };
+        let (mut walker, hist) = f.walker(&mut self.hblk[j * n..(j + 1) * n], t, load);
         let mut failed = false;
         for &s in sources {
             let w = if tgt.is_end {

@@ -28,6 +28,11 @@ const LANES: usize = 16;
 /// 66–71 ms.
 pub(crate) const PART: usize = 32;
 
+/// A slot of a sources-only part not loaded yet (`Acc::load_part`): no
+/// `hop` entry has it, since its next switch (2^19 − 1) is beyond any
+/// fabric the fast path takes.
+pub(crate) const UNLOADED: u32 = u32::MAX - 1;
+
 impl FastTables {
     /// Writes part `k` of block `b` (LIDs `64 b + PART k ..`, see
     /// [`PART`]) of switches `0..n` into `out` as `hop` entries, LID-major
@@ -35,12 +40,40 @@ impl FastTables {
     /// takes).
     pub fn load_part(&self, lfts: &Lfts, b: usize, k: usize, n: usize, out: &mut Vec<u32>) {
         out.resize(n * PART, NONE);
+        self.load_range(lfts, b, k, n, 0..n, out);
+    }
+
+    /// [`FastTables::load_part`] for the switches of `runs` only (ranges
+    /// of switch indices); the other slots of `out` are left as they are.
+    pub fn load_runs(
+        &self,
+        lfts: &Lfts,
+        (b, k): (usize, usize),
+        n: usize,
+        runs: &[(u32, u32)],
+        out: &mut [u32],
+    ) {
+        for &(lo, hi) in runs {
+            self.load_range(lfts, b, k, n, lo as usize..hi as usize, out);
+        }
+    }
+
+    /// Loads the entries of switches `range` (of `n`) into `out`.
+    fn load_range(
+        &self,
+        lfts: &Lfts,
+        b: usize,
+        k: usize,
+        n: usize,
+        range: std::ops::Range<usize>,
+        out: &mut [u32],
+    ) {
         let at = k * PART..(k + 1) * PART;
-        let full = n - n % LANES;
-        for s0 in (0..full).step_by(LANES) {
+        let full = range.end - (range.end - range.start) % LANES;
+        for s0 in (range.start..full).step_by(LANES) {
             // the next group's rows, read now so that their misses overlap
             // this group's work (no prefetch intrinsic without `unsafe`)
-            if s0 + 2 * LANES <= n {
+            if s0 + 2 * LANES <= range.end {
                 let warm =
                     (s0 + LANES..s0 + 2 * LANES).fold(0u8, |a, s| a ^ lfts.block(s, b)[at.start]);
                 std::hint::black_box(warm);
@@ -57,7 +90,7 @@ impl FastTables {
                 }
             }
         }
-        for s in full..n {
+        for s in full..range.end {
             let (row, hops) = (part(lfts, s, b, at.start), self.hop_row(s));
             for (j, &p) in row.iter().enumerate() {
                 out[j * n + s] = entry(hops, p);
@@ -67,7 +100,7 @@ impl FastTables {
 
     /// The 64 `hop` slots of switch `s`.
     #[inline(always)]
-    fn hop_row(&self, s: usize) -> &[u32; 64] {
+    pub(super) fn hop_row(&self, s: usize) -> &[u32; 64] {
         self.hop[s << 6..(s << 6) + 64]
             .try_into()
             .expect("64 slots a switch")
@@ -84,7 +117,7 @@ fn part(lfts: &Lfts, s: usize, b: usize, j0: usize) -> &[u8; PART] {
 
 /// The entry of port `p` in a switch's `hop` row.
 #[inline(always)]
-fn entry(hops: &[u32; 64], p: u8) -> u32 {
+pub(super) fn entry(hops: &[u32; 64], p: u8) -> u32 {
     let h = hops[usize::from(p & 63)];
     if p < 64 { h } else { NONE }
 }
@@ -119,6 +152,40 @@ mod tests {
                             assert_eq!(out[j * n + s], want, "n {n} switch {s} LID {lid}");
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// Runs of every length around the 16-switch groups: the switches of
+    /// the runs get what a whole load gives them, the others keep
+    /// [`UNLOADED`].
+    #[test]
+    fn runs_load_their_switches_only() {
+        let n = 45;
+        let hop: Vec<u32> = (0..n * 64).map(|i| (i * 7919 % 100_003) as u32).collect();
+        let ft = FastTables::for_test(hop);
+        let mut t = Lfts::new(n, 200);
+        for s in 0..n {
+            for lid in 0..=200u16 {
+                t.set(s, lid, ((s * 13 + lid as usize * 5) % 70) as u8);
+            }
+        }
+        let runs = [(0, 1), (2, 19), (20, 21), (23, 41), (44, 45)];
+        for (b, k) in [(0, 0), (1, 1), (3, 0)] {
+            let mut whole = Vec::new();
+            ft.load_part(&t, b, k, n, &mut whole);
+            let mut some = vec![UNLOADED; n * PART];
+            ft.load_runs(&t, (b, k), n, &runs, &mut some);
+            for s in 0..n {
+                let inside = runs.iter().any(|&(lo, hi)| (lo..hi).contains(&(s as u32)));
+                for j in 0..PART {
+                    let want = if inside { whole[j * n + s] } else { UNLOADED };
+                    assert_eq!(
+                        some[j * n + s],
+                        want,
+                        "block {b} part {k} switch {s} lane {j}"
+                    );
                 }
             }
         }

@@ -7,7 +7,21 @@
 //! hottest loads of `fast_destination` on the 27,648-host RLFT). Slices
 //! split from the scratch once per destination are known not to overlap.
 
+use super::entries::{UNLOADED, entry};
 use super::{FastScratch, FastTables, NONE, ON_STACK, UNKNOWN, UP, far_of, next_of};
+use crate::model::{Lfts, Lid};
+
+/// Where a walk loads the entries a sources-only part left out
+/// (`Acc::load_part`): the tables, the destination, and the list of the
+/// slots it fills (reset before the next part).
+pub(in crate::verify::walk) struct Loader<'a> {
+    pub ft: &'a FastTables,
+    pub lfts: &'a Lfts,
+    pub lid: Lid,
+    /// Index of the column's first slot in the part.
+    pub at: u32,
+    pub filled: &'a mut Vec<u32>,
+}
 
 /// One destination's walk: the scratch split into slices, the column of
 /// `hop` entries toward it and its target switch.
@@ -17,7 +31,8 @@ pub(super) struct Walker<'a> {
     touched: &'a mut [u32],
     ntouched: usize,
     stack: &'a mut Vec<(u32, u32)>,
-    col: &'a [u32],
+    col: &'a mut [u32],
+    load: Loader<'a>,
     t: usize,
     hop_limit: u8,
 }
@@ -28,10 +43,11 @@ impl FastScratch {
     /// touched switches.
     pub(super) fn walker<'a>(
         &'a mut self,
-        ft: &FastTables,
-        col: &'a [u32],
+        col: &'a mut [u32],
         t: usize,
+        load: Loader<'a>,
     ) -> (Walker<'a>, &'a mut [u64]) {
+        let hop_limit = load.ft.hop_limit;
         // one length for the four per-switch slices: their bounds checks
         // then share it (one register fewer in the walk's loop)
         let n = col.len();
@@ -42,8 +58,9 @@ impl FastScratch {
             ntouched: self.ntouched,
             stack: &mut self.stack,
             col,
+            load,
             t,
-            hop_limit: ft.hop_limit,
+            hop_limit,
         };
         (w, &mut self.hist)
     }
@@ -86,7 +103,10 @@ impl Walker<'_> {
                 d => break d,
             }
             self.depth[cur] = ON_STACK;
-            let h = self.col[cur];
+            let mut h = self.col[cur];
+            if h == UNLOADED {
+                h = self.load(cur);
+            }
             if h == NONE {
                 return false;
             }
@@ -102,6 +122,16 @@ impl Walker<'_> {
             self.enter(h);
         }
         true
+    }
+
+    /// Loads switch `cur`'s entry, left out of a sources-only part, into
+    /// its slot of the column.
+    fn load(&mut self, cur: usize) -> u32 {
+        let l = &mut self.load;
+        let h = entry(l.ft.hop_row(cur), l.lfts.get(cur, l.lid));
+        self.col[cur] = h;
+        l.filled.push(l.at + cur as u32);
+        h
     }
 
     /// Marks the in port by which the hop `h` (a `hop` entry) enters its
