@@ -30,8 +30,10 @@ pub(crate) const PART: usize = 32;
 
 /// A slot of a sources-only part not loaded yet (`Acc::load_part`): no
 /// `hop` entry has it, since its next switch (2^19 − 1) is beyond any
-/// fabric the fast path takes.
+/// fabric the fast path takes. Just below `NONE`, so that one compare
+/// tells both from a hop.
 pub(crate) const UNLOADED: u32 = u32::MAX - 1;
+const _: () = assert!(UNLOADED + 1 == NONE);
 
 impl FastTables {
     /// Writes part `k` of block `b` (LIDs `64 b + PART k ..`, see

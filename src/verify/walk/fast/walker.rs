@@ -155,7 +155,9 @@ impl Walker<'_> {
     #[inline(always)]
     fn one_step(&mut self, src: usize) -> Option<u8> {
         let h = self.col[src];
-        if h == NONE {
+        // a dead end, or a slot a sources-only part left out (sources are
+        // always loaded, but the walk is where a slot is loaded)
+        if h >= UNLOADED {
             return None;
         }
         // UNKNOWN and ON_STACK are above any hop limit
