@@ -31,10 +31,11 @@
 //! CDG census as they are when the ranks prove the graph acyclic
 //! (`cdg_masks.rs`), and moved into turn sets only when it is built.
 //!
-//! A part of CA LIDs only is loaded for the switches with end ports alone
-//! when they are under three quarters of the switches (`Acc::load_part`):
-//! they are its only sources, and the walk loads the entry of any other
-//! switch it steps on into the column itself (`fast/walker.rs`). On the
+//! A part of CA LIDs (up to four switch LIDs) is loaded for the switches
+//! with end ports alone when they are under three quarters of the
+//! switches (`Acc::load_part`): they are the CA LIDs' only sources, and the
+//! walk loads the entry of any other switch it steps on into the column
+//! itself (`fast/walker.rs`). On the
 //! 27,648-host RLFT that is 47 of the 1,728 spines and tops per LID (a spine
 //! per pod and one top), where the whole load converted all of them (a
 //! third of the stage).

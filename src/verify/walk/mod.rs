@@ -65,6 +65,14 @@ const DELIVERED: u8 = 2;
 const DEAD: u8 = 3;
 const LOOPING: u8 = 4;
 
+/// Switch LIDs a part may hold and still be loaded for the sources only.
+/// Each walks from every switch, loading the ~1,700 entries of the others
+/// one by one (a few times the cost of their share of a whole load), while
+/// each CA LID saves most of its share: on the 27,648-host RLFT the two
+/// balance at about 7 switch LIDs in a part of 32. OpenSM numbers ports in
+/// GUID order, so switch LIDs may be strewn among CA LIDs.
+const SWITCH_LIDS_LAZY: usize = 4;
+
 /// How often the pass took its shortcuts: destinations proven by the fast
 /// path, and parts loaded for the sources only ([`Acc::load_part`]).
 #[derive(Clone, Copy, Debug, Default)]
@@ -222,25 +230,23 @@ impl Acc {
     /// data and the rows streaming in; half of it stays in L2 while its
     /// LIDs are walked ([`PART`] says what was measured).
     ///
-    /// A part whose LIDs are all CA LIDs (or nobody's) is loaded for the
-    /// switches with end ports only, when `ft` says so: they are its only
-    /// sources, and on the 27,648-host RLFT the walks from them step on 47
-    /// of the other 1,728 switches per LID on average, which then load
-    /// their own entries (`fast/walker.rs`).
+    /// A part with at most [`SWITCH_LIDS_LAZY`] switch LIDs is loaded for
+    /// the switches with end ports only, when `ft` says so: they are the
+    /// only sources toward its CA LIDs, and on the 27,648-host RLFT the
+    /// walks from them step on 47 of the other 1,728 switches per LID on
+    /// average, which then load their own entries (`fast/walker.rs`). A
+    /// switch LID's sources are all switches, each then loaded by its walk.
     pub fn load_part(&mut self, cx: &WalkCtx, ft: &FastTables, b: usize, k: usize) {
         let n = cx.topo.num_switches();
         let first = b * LFT_BLOCK + k * PART;
-        let ca_only = || {
-            (first..first + PART).all(|lid| {
-                cx.topo
-                    .target
-                    .get(lid)
-                    .copied()
-                    .flatten()
-                    .is_none_or(|t| t.is_end)
-            })
+        let few_switch_lids = || {
+            let target = |lid: usize| cx.topo.target.get(lid).copied().flatten();
+            (first..first + PART)
+                .filter(|&lid| target(lid).is_some_and(|t| !t.is_end))
+                .count()
+                <= SWITCH_LIDS_LAZY
         };
-        let Some(runs) = ft.source_runs.as_deref().filter(|_| ca_only()) else {
+        let Some(runs) = ft.source_runs.as_deref().filter(|_| few_switch_lids()) else {
             ft.load_part(cx.lfts, b, k, n, &mut self.hblk);
             self.hblk_sources = false;
             return;

@@ -155,8 +155,8 @@ impl Walker<'_> {
     #[inline(always)]
     fn one_step(&mut self, src: usize) -> Option<u8> {
         let h = self.col[src];
-        // a dead end, or a slot a sources-only part left out (sources are
-        // always loaded, but the walk is where a slot is loaded)
+        // a dead end, or a slot a sources-only part left out (a source of
+        // a switch LID other than the leaves): the walk loads the latter
         if h >= UNLOADED {
             return None;
         }
