@@ -44,7 +44,7 @@ use super::super::topo::{Link, Topo};
 use super::super::updown;
 use super::{Acc, WalkCtx};
 use crate::model::{LFT_BLOCK, Lid};
-pub(crate) use entries::{PART, UNLOADED};
+pub(crate) use entries::PART;
 
 mod dest;
 mod entries;

@@ -16,7 +16,6 @@ mod found;
 mod transpose;
 mod turns;
 
-use fast::UNLOADED;
 pub(crate) use fast::{FastTables, PART};
 
 pub(crate) use found::{DeadKind, LaneProblem, Loop, TooLong, TopK, Unreach};
@@ -64,17 +63,6 @@ const ON_STACK: u8 = 1;
 const DELIVERED: u8 = 2;
 const DEAD: u8 = 3;
 const LOOPING: u8 = 4;
-
-/// Switch LIDs a part may hold and still be loaded for the sources only.
-/// Each walks from every switch, loading the ~1,700 entries of the others
-/// one by one (a few times the cost of their share of a whole load), while
-/// each CA LID saves most of its share: on the 27,648-host RLFT the two
-/// should balance at about 7 switch LIDs in a part of 32 (an estimate from
-/// per-entry costs, not a measured optimum; a switch LID after every 10 CA
-/// LIDs measured a gain). OpenSM's LIDs may strew switch LIDs among CA
-/// LIDs (those of `fixtures/opensm/ft3f` run CA, 6 switches, 31 CAs, 21
-/// switches).
-const SWITCH_LIDS_LAZY: usize = 4;
 
 /// How often the pass took its shortcuts: destinations proven by the fast
 /// path, and parts loaded for the sources only ([`Acc::load_part`]).
@@ -224,48 +212,6 @@ impl Acc {
         self.shortcuts.fast_lids += o.shortcuts.fast_lids;
         self.shortcuts.source_parts += o.shortcuts.source_parts;
         self
-    }
-
-    /// Loads part `k` of LFT block `b` of every switch (LIDs `64 b + PART
-    /// k ..`) as `hop` entries for the fast path's following calls. Parts
-    /// rather than whole blocks: a block of `hop` entries is 737 KB on the
-    /// 27,648-host RLFT, more than a 1 MB L2 keeps beside the walk's other
-    /// data and the rows streaming in; half of it stays in L2 while its
-    /// LIDs are walked ([`PART`] says what was measured).
-    ///
-    /// A part with at most [`SWITCH_LIDS_LAZY`] switch LIDs is loaded for
-    /// the switches with end ports only, when `ft` says so: they are the
-    /// only sources toward its CA LIDs, and on the 27,648-host RLFT the
-    /// walks from them step on 47 of the other 1,728 switches per LID on
-    /// average, which then load their own entries (`fast/walker.rs`). A
-    /// switch LID's sources are all switches, each then loaded by its walk.
-    pub fn load_part(&mut self, cx: &WalkCtx, ft: &FastTables, b: usize, k: usize) {
-        let n = cx.topo.num_switches();
-        let first = b * LFT_BLOCK + k * PART;
-        let few_switch_lids = || {
-            let target = |lid: usize| cx.topo.target.get(lid).copied().flatten();
-            (first..first + PART)
-                .filter(|&lid| target(lid).is_some_and(|t| !t.is_end))
-                .count()
-                <= SWITCH_LIDS_LAZY
-        };
-        let Some(runs) = ft.source_runs.as_deref().filter(|_| few_switch_lids()) else {
-            ft.load_part(cx.lfts, b, k, n, &mut self.hblk);
-            self.hblk_sources = false;
-            return;
-        };
-        if self.hblk_sources && self.hblk.len() == n * PART {
-            for &i in &self.filled {
-                self.hblk[i as usize] = UNLOADED;
-            }
-        } else {
-            self.hblk.clear();
-            self.hblk.resize(n * PART, UNLOADED);
-        }
-        self.filled.clear();
-        self.hblk_sources = true;
-        self.shortcuts.source_parts += 1;
-        ft.load_runs(cx.lfts, (b, k), n, runs, &mut self.hblk);
     }
 
     /// Loads what LFT block `b` (LIDs `64 b .. 64 b + 63`) needs besides
