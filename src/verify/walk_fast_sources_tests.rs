@@ -20,16 +20,17 @@ use crate::model::{Fabric, Lid, LidMap, NodeKind};
 /// only), that of 64–95 holds 8 (loaded whole).
 fn strew_switch_lids(f: &mut Fabric) {
     let ports: Vec<_> = lid_ports(f).collect();
-    let (sw, mut ca): (Vec<_>, Vec<_>) = ports
+    let (sw, ca): (Vec<_>, Vec<_>) = ports
         .into_iter()
         .partition(|&(n, _)| f.node(n).kind == NodeKind::Switch);
     let mut order = Vec::new();
     let mut sw = sw.into_iter();
-    for chunk in ca.chunks(8) {
+    for (i, chunk) in ca.chunks(8).enumerate() {
         order.extend_from_slice(chunk);
-        order.extend(sw.next().filter(|_| order.len() < 90));
+        if i < 10 {
+            order.extend(sw.next());
+        }
     }
-    ca.clear();
     order.extend(sw);
     for (i, (n, p)) in order.into_iter().enumerate() {
         f.set_lid(n, p, i as Lid + 1, 0);
