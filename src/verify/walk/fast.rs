@@ -35,10 +35,9 @@
 //! with end ports alone when they are under three quarters of the
 //! switches (`Acc::load_part`): they are the CA LIDs' only sources, and the
 //! walk loads the entry of any other switch it steps on into the column
-//! itself (`fast/walker.rs`). On the
-//! 27,648-host RLFT that is 47 of the 1,728 spines and tops per LID (a spine
-//! per pod and one top), where the whole load converted all of them (a
-//! third of the stage).
+//! itself (`fast/walker.rs`). On the 27,648-host RLFT that is 47 of the
+//! 1,728 spines and tops per LID (a spine per pod and one top), where the
+//! whole load converted all of them (a third of the stage).
 
 use super::super::topo::{Link, Topo};
 use super::super::updown;
@@ -106,7 +105,7 @@ pub(crate) struct FastTables {
     /// without `all_paths` they are the only sources toward a CA LID, and
     /// the walk loads the few other switches on their routes itself
     /// (`Acc::load_part`). `None`: every part is loaded whole.
-    pub source_runs: Option<Vec<(u32, u32)>>,
+    source_runs: Option<Vec<(u32, u32)>>,
 }
 
 impl FastTables {

@@ -52,7 +52,6 @@ impl Acc {
             ft,
             lfts: cx.lfts,
             lid,
-            at: (j * n) as u32,
             filled: &mut self.filled,
         };
         let (mut walker, hist) = f.walker(&mut self.hblk[j * n..(j + 1) * n], t, load);

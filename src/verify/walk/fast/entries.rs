@@ -150,7 +150,9 @@ impl Acc {
             self.hblk_sources = false;
             return;
         };
-        if self.hblk_sources && self.hblk.len() == n * PART {
+        // (one accumulator checks one fabric: a sources-only part before
+        // this one left the buffer at `n * PART` slots)
+        if self.hblk_sources {
             for &i in &self.filled {
                 self.hblk[i as usize] = UNLOADED;
             }

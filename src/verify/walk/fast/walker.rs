@@ -8,7 +8,7 @@
 //! split from the scratch once per destination are known not to overlap.
 
 use super::entries::{UNLOADED, entry};
-use super::{FastScratch, FastTables, NONE, ON_STACK, UNKNOWN, UP, far_of, next_of};
+use super::{FastScratch, FastTables, NONE, ON_STACK, PART, UNKNOWN, UP, far_of, next_of};
 use crate::model::{Lfts, Lid};
 
 /// Where a walk loads the entries a sources-only part left out
@@ -18,8 +18,6 @@ pub(in crate::verify::walk) struct Loader<'a> {
     pub ft: &'a FastTables,
     pub lfts: &'a Lfts,
     pub lid: Lid,
-    /// Index of the column's first slot in the part.
-    pub at: u32,
     pub filled: &'a mut Vec<u32>,
 }
 
@@ -130,7 +128,9 @@ impl Walker<'_> {
         let l = &mut self.load;
         let h = entry(l.ft.hop_row(cur), l.lfts.get(cur, l.lid));
         self.col[cur] = h;
-        l.filled.push(l.at + cur as u32);
+        // the slot's index in the part: the LID's column, then the switch
+        let at = l.lid as usize % PART * self.col.len() + cur;
+        l.filled.push(at as u32);
         h
     }
 
