@@ -100,6 +100,11 @@ pub(crate) struct FastTables {
     /// destinations with paths on them take the exact pass (V021/V022).
     bad_sls: u16,
     hop_limit: u8,
+    /// Per switch, its in ports whose hop into it goes down by the ranks
+    /// (those whose peer's entry lacks [`UP`]): a turn from one of them
+    /// onto an up port breaks up/down. The down half of the in-tree's
+    /// masks, known before any destination.
+    down_in: Vec<u64>,
     /// Runs of consecutive switches with end ports (`(first, end)`), when
     /// they are few enough that parts of CA LIDs pay to load them alone:
     /// without `all_paths` they are the only sources toward a CA LID, and
@@ -124,6 +129,7 @@ impl FastTables {
         }
         let rank = |s: usize| cx.ranks.and_then(|r| r.get(s).copied()).unwrap_or(u32::MAX);
         let mut hop = vec![NONE; n << 6];
+        let mut down_in = vec![0u64; n];
         for s in 0..n {
             for p in 0..topo.num_ports(s) {
                 if let Link::Switch(m, q) = topo.link[topo.base[s] as usize + p] {
@@ -134,6 +140,9 @@ impl FastTables {
                             rank(m as usize),
                             cx.guids[m as usize],
                         );
+                    if !up {
+                        down_in[m as usize] |= 1 << q;
+                    }
                     hop[s << 6 | p] = m << NEXT_SHIFT
                         | if up { UP } else { 0 }
                         | u32::from(q) << FAR_SHIFT
@@ -173,6 +182,7 @@ impl FastTables {
             vl_of_sl,
             bad_sls,
             hop_limit: cx.hop_limit.min(MAX_DEPTH) as u8,
+            down_in,
             source_runs,
         })
     }
@@ -189,6 +199,7 @@ impl FastTables {
             vl_of_sl: [0; 16],
             bad_sls: 0,
             hop_limit: 64,
+            down_in: Vec::new(),
             source_runs: None,
         }
     }
@@ -199,11 +210,11 @@ impl FastTables {
 pub(crate) struct FastScratch {
     /// Per switch: hops to the destination, or `UNKNOWN` / `ON_STACK`.
     depth: Vec<u8>,
-    /// Per switch: in ports the in-tree enters it by, and those of them
-    /// entered going down (for up/down).
-    /// (One pair per switch: the walk reads and writes both at once, and
-    /// two arrays of 23 KB each on the 27,648-host RLFT missed L1 twice.)
-    masks: Vec<[u64; 2]>,
+    /// Per switch: the in ports the in-tree enters it by. Which of them
+    /// are entered going down is a property of the port, not of the
+    /// destination ([`FastTables::down_in`]), so one word per switch: the
+    /// walk reads and writes 23 KB on the 27,648-host RLFT, not twice that.
+    masks: Vec<u64>,
     stack: Vec<(u32, u32)>,
     /// Switches whose in-port mask is set for the current destination: the
     /// in-tree's forwarding part, a few per cent of the switches on a fat
@@ -230,7 +241,7 @@ impl FastScratch {
         let n = topo.num_switches();
         FastScratch {
             depth: vec![UNKNOWN; n],
-            masks: vec![[0; 2]; n],
+            masks: vec![0; n],
             stack: Vec::new(),
             touched: vec![0; n + 1],
             ntouched: 0,
@@ -276,10 +287,42 @@ impl FastScratch {
         self.clear_marks();
     }
 
+    /// Adds each source's `weight` at its depth to `hist` (after a clean
+    /// walk, every source with weight has one); the deepest such depth,
+    /// `None` when no source has weight.
+    fn weigh(&mut self, sources: &[u32], weight: impl Fn(usize) -> u32) -> Option<u8> {
+        let mut maxd: Option<u8> = None;
+        // weight of the current run of sources at one depth, added to
+        // `hist` when the depth changes: consecutive adds to one slot
+        // would wait on each other (sources of a pod share their depth)
+        let (mut run_d, mut run_w) = (0u8, 0u64);
+        for &s in sources {
+            let w = u64::from(weight(s as usize));
+            if w == 0 {
+                continue;
+            }
+            let d = self.depth[s as usize];
+            if d == run_d {
+                run_w += w;
+            } else {
+                if run_w > 0 {
+                    self.hist[usize::from(run_d)] += run_w;
+                    maxd = maxd.max(Some(run_d));
+                }
+                (run_d, run_w) = (d, w);
+            }
+        }
+        if run_w > 0 {
+            self.hist[usize::from(run_d)] += run_w;
+            maxd = maxd.max(Some(run_d));
+        }
+        maxd
+    }
+
     /// Forgets the in-tree marks of the current destination.
     fn clear_marks(&mut self) {
         for &s in &self.touched[..self.ntouched] {
-            self.masks[s as usize] = [0; 2];
+            self.masks[s as usize] = 0;
         }
         self.ntouched = 0;
     }

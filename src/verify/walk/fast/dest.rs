@@ -36,17 +36,13 @@ impl Acc {
         }
         f.depth.fill(UNKNOWN);
         f.depth[t] = 0;
-        // the deepest source in `hist`, once some source has weight
-        let mut maxd: Option<u8> = None;
-        // weight of the current run of sources at one depth, added to
-        // `hist` when the depth changes: consecutive adds to one slot
-        // would wait on each other (sources of a pod share their depth)
-        let (mut run_d, mut run_w) = (0u8, 0u64);
-        // SLs of all sources, and of those that forward (not at `t`)
-        let (mut all_sls, mut fwd_sls) = (0u16, 0u16);
-        let per_source = cx
-            .path_sl
-            .is_some_and(|p| p.has_more() || !sl0_column(&self.slblk, n, lid));
+        let weight = |s: usize| {
+            if tgt.is_end {
+                ft.weight[s] - u32::from(s == t)
+            } else {
+                1
+            }
+        };
         let j = lid as usize % PART;
         let load = Loader {
             ft,
@@ -54,46 +50,34 @@ impl Acc {
             lid,
             filled: &mut self.filled,
         };
-        let (mut walker, hist) = f.walker(&mut self.hblk[j * n..(j + 1) * n], t, load);
-        let mut failed = false;
-        for &s in sources {
-            let w = if tgt.is_end {
-                u64::from(ft.weight[s as usize] - u32::from(s as usize == t))
-            } else {
-                1
-            };
-            if w == 0 {
-                continue;
-            }
-            let Some(d) = walker.depth_of(s as usize) else {
-                failed = true;
-                break;
-            };
-            if d == run_d {
-                run_w += w;
-            } else {
-                if run_w > 0 {
-                    hist[usize::from(run_d)] += run_w;
-                    maxd = maxd.max(Some(run_d));
-                }
-                (run_d, run_w) = (d, w);
-            }
-            if per_source {
+        let mut walker = f.walker(&mut self.hblk[j * n..(j + 1) * n], t, load);
+        // the walk alone, the weights and SLs after it: with them in one
+        // loop its state did not fit the registers, and the run of
+        // weights and the scratch's pointers went to the stack and back
+        // at every source (issue 17)
+        // (a source without weight is `t` itself, of depth 0: no walk)
+        let clean = sources
+            .iter()
+            .all(|&s| walker.depth_of(s as usize).is_some());
+        f.ntouched = walker.done();
+        if !clean {
+            f.clear_marks();
+            return false;
+        }
+        let maxd = f.weigh(sources, weight);
+        // SLs of all sources, and of those that forward (not at `t`)
+        let (mut all_sls, mut fwd_sls) = (0u16, 0u16);
+        let per_source = cx
+            .path_sl
+            .is_some_and(|p| p.has_more() || !sl0_column(&self.slblk, n, lid));
+        if per_source {
+            for &s in sources.iter().filter(|&&s| weight(s as usize) > 0) {
                 let x = super::super::path_sls(cx, &self.slblk, n, s, lid);
                 all_sls |= x;
                 if s as usize != t {
                     fwd_sls |= x;
                 }
             }
-        }
-        f.ntouched = walker.done();
-        if failed {
-            f.forget(maxd);
-            return false;
-        }
-        if run_w > 0 {
-            f.hist[usize::from(run_d)] += run_w;
-            maxd = maxd.max(Some(run_d));
         }
         if cx.path_sl.is_some() && !per_source {
             // every source on SL 0; only `t` has depth 0, so a source
@@ -108,12 +92,12 @@ impl Acc {
             return false;
         }
         if turns && fwd_sls.count_ones() > 1 {
-            self.fast_turns(cx, lid, None);
+            self.fast_turns(cx, ft, lid, None);
             self.fast_sl_turns(cx, ft, lid, tgt.is_end, sources);
         } else if turns {
             // one SL (SL 0 without a plan): the whole in-tree on its VL
             let sl = fwd_sls.trailing_zeros() as usize & 15;
-            self.fast_turns(cx, lid, Some(ft.vl_of_sl[sl]));
+            self.fast_turns(cx, ft, lid, Some(ft.vl_of_sl[sl]));
         } else {
             // switch-LID routes stay out of the CDG (ibdmchk without -a)
             self.fast.clear_marks();
@@ -142,7 +126,7 @@ impl Acc {
     /// gathered by `Walker::walk`) on VL `vl` (`None`: left to
     /// [`Acc::fast_sl_turns`]), and its up/down violations.
     #[inline(never)]
-    fn fast_turns(&mut self, cx: &WalkCtx, lid: Lid, vl: Option<u8>) {
+    fn fast_turns(&mut self, cx: &WalkCtx, ft: &FastTables, lid: Lid, vl: Option<u8>) {
         // each switch's next hop is its entry of the column
         let next = column(&self.hblk, self.st.len(), lid);
         let f = &mut self.fast;
@@ -153,7 +137,7 @@ impl Acc {
         // order does not matter
         for k in 0..f.ntouched {
             let s = f.touched[k] as usize;
-            let [im, mut down] = std::mem::take(&mut f.masks[s]);
+            let im = std::mem::take(&mut f.masks[s]);
             let o = out_of(next[s]);
             if let Some(i) = vi {
                 f.turns[i].1[cx.topo.base[s] as usize + usize::from(o)] |= im;
@@ -161,6 +145,7 @@ impl Acc {
             if !ranks || next[s] & UP == 0 {
                 continue;
             }
+            let mut down = im & ft.down_in[s];
             while down != 0 {
                 let q = down.trailing_zeros() as u8;
                 down &= down - 1;

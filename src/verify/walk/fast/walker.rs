@@ -8,7 +8,7 @@
 //! split from the scratch once per destination are known not to overlap.
 
 use super::entries::{UNLOADED, entry};
-use super::{FastScratch, FastTables, NONE, ON_STACK, PART, UNKNOWN, UP, far_of, next_of};
+use super::{FastScratch, FastTables, NONE, ON_STACK, PART, UNKNOWN, far_of, next_of};
 use crate::model::{Lfts, Lid};
 
 /// Where a walk loads the entries a sources-only part left out
@@ -25,7 +25,7 @@ pub(in crate::verify::walk) struct Loader<'a> {
 /// `hop` entries toward it and its target switch.
 pub(super) struct Walker<'a> {
     depth: &'a mut [u8],
-    masks: &'a mut [[u64; 2]],
+    masks: &'a mut [u64],
     touched: &'a mut [u32],
     ntouched: usize,
     stack: &'a mut Vec<(u32, u32)>,
@@ -44,12 +44,12 @@ impl FastScratch {
         col: &'a mut [u32],
         t: usize,
         load: Loader<'a>,
-    ) -> (Walker<'a>, &'a mut [u64]) {
+    ) -> Walker<'a> {
         let hop_limit = load.ft.hop_limit;
         // one length for the four per-switch slices: their bounds checks
         // then share it (one register fewer in the walk's loop)
         let n = col.len();
-        let w = Walker {
+        Walker {
             depth: &mut self.depth[..n],
             masks: &mut self.masks[..n],
             touched: &mut self.touched,
@@ -59,8 +59,7 @@ impl FastScratch {
             load,
             t,
             hop_limit,
-        };
-        (w, &mut self.hist)
+        }
     }
 }
 
@@ -140,12 +139,11 @@ impl Walker<'_> {
     fn enter(&mut self, h: u32) {
         let to = next_of(h);
         if to != self.t {
-            let bit = 1u64 << far_of(h);
-            let [was, down] = self.masks[to];
+            let was = self.masks[to];
             // branch-free: written always, kept when the mask was empty
             self.touched[self.ntouched] = to as u32;
             self.ntouched += usize::from(was == 0);
-            self.masks[to] = [was | bit, down | if h & UP == 0 { bit } else { 0 }];
+            self.masks[to] = was | 1u64 << far_of(h);
         }
     }
 
