@@ -149,7 +149,8 @@ impl<'a> Cursor<'a> {
             return Err(self.error(format!("`\"` opening {what}")));
         }
         let start = self.pos;
-        match self.rest().find('"') {
+        // (`memchr`'s vector search: `str::find` was 2-3 % of the parse)
+        match memchr::memchr(b'"', self.rest().as_bytes()) {
             Some(i) => {
                 self.pos += i + 1;
                 Ok((&self.line[start..start + i], start))
