@@ -54,8 +54,10 @@ impl Acc {
         // the walk alone, the weights and SLs after it: with them in one
         // loop its state did not fit the registers, and the run of
         // weights and the scratch's pointers went to the stack and back
-        // at every source (issue 17)
-        // (a source without weight is `t` itself, of depth 0: no walk)
+        // at every source (issue 17). No weight check: the one source
+        // that may weigh nothing is `t` itself (a leaf weighs its end
+        // ports, plus one with `all_paths`; any switch weighs 1 toward a
+        // switch LID), and its depth 0 is known: no walk.
         let clean = sources
             .iter()
             .all(|&s| walker.depth_of(s as usize).is_some());
