@@ -93,14 +93,10 @@ fn read_topology_bytes(path: &Path) -> Result<crate::io::Bytes> {
 /// every topology); otherwise [`crate::io::text_of`]'s owned repair, so
 /// offsets, lines and columns are those of `read_text`. The CR search
 /// runs in 1 MB pieces in parallel (issue 17: one serial `memchr` over the
-/// 12.8 MB of the 27,648-host RLFT took 1-2 ms before parsing began), by
-/// the `memchr` crate's vector search: `<[u8]>::contains` is core's
-/// word-at-a-time one, 3-4 % of the samples of `info` on that file.
+/// 12.8 MB of the 27,648-host RLFT took 1-2 ms before parsing began).
 fn topology_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     use rayon::prelude::*;
-    let has_cr = bytes
-        .par_chunks(1 << 20)
-        .any(|piece| memchr::memchr(b'\r', piece).is_some());
+    let has_cr = bytes.par_chunks(1 << 20).any(crate::io::has_cr);
     if !has_cr && let Ok(text) = std::str::from_utf8(bytes) {
         return std::borrow::Cow::Borrowed(text);
     }

@@ -60,7 +60,7 @@ fn stream_in_chunks(path: &Path, chunk: usize, sink: &mut dyn FnMut(PathSlRecord
 /// Whole lines of a plain ibdmchk file handed to `sink`; `false` when they
 /// are something else.
 fn plain_lines(bytes: &[u8], sink: &mut dyn FnMut(PathSlRecord)) -> bool {
-    if bytes.contains(&b'\r') || memchr::memmem::find(bytes, b"PathRecord dump").is_some() {
+    if crate::io::has_cr(bytes) || memchr::memmem::find(bytes, b"PathRecord dump").is_some() {
         return false;
     }
     std::str::from_utf8(bytes).is_ok_and(|text| ibdmchk_lines(text, sink).is_ok())

@@ -95,7 +95,7 @@ impl Acc {
         }
         if turns && fwd_sls.count_ones() > 1 {
             self.fast_turns(cx, ft, lid, None);
-            self.fast_sl_turns(cx, ft, lid, tgt.is_end, sources);
+            self.fast_sl_turns(cx, ft, lid, sources);
         } else if turns {
             // one SL (SL 0 without a plan): the whole in-tree on its VL
             let sl = fwd_sls.trailing_zeros() as usize & 15;
@@ -166,14 +166,7 @@ impl Acc {
     /// finds. The sources' SLs are read again here rather than kept by
     /// [`Acc::fast_destination`] for every destination: few take this way.
     #[inline(never)]
-    fn fast_sl_turns(
-        &mut self,
-        cx: &WalkCtx,
-        ft: &FastTables,
-        lid: Lid,
-        is_end: bool,
-        sources: &[u32],
-    ) {
+    fn fast_sl_turns(&mut self, cx: &WalkCtx, ft: &FastTables, lid: Lid, sources: &[u32]) {
         let Some(t) = cx.topo.target[lid as usize].map(|g| g.sw as usize) else {
             return;
         };
@@ -182,12 +175,9 @@ impl Acc {
         let f = &mut self.fast;
         for &s in sources {
             let si = s as usize;
-            let w = if is_end {
-                ft.weight[si] - u32::from(si == t)
-            } else {
-                1
-            };
-            if w == 0 || si == t {
+            // `t` forwards nothing; it is also the one source that may
+            // weigh nothing (see `fast_destination`)
+            if si == t {
                 continue;
             }
             let x = super::super::path_sls(cx, &self.slblk, n, s, lid);
