@@ -1,7 +1,7 @@
 //! Dmodc's whole-run fast paths (`src/route/dmodc/runs.rs`, issue 17)
 //! write the bytes of the per-destination formulas: the same fabric routed
 //! with `with_alt_ports` (which sends every entry through the per-LID
-//! odometer of formulas (3)–(4), the path `tests/it/dmodc.rs` pins against
+//! odometer of formulas (3)–(4), the path `tests/it/dmodc/` pins against
 //! hand-worked tables) gives the same tables, the same escape count
 //! (`D002`) and the same VL plan, on intact, parallel-cable, degraded and
 //! real-feature fabrics.
