@@ -134,7 +134,7 @@ fn shape(
 
 /// Dmodc's SLs of `f` with `fit`, checked: every escape path of one shape
 /// on one VL (a plan by shape), and the verifier and the per-pair petgraph
-/// oracle of `verify.rs` find no credit loop. Returns the VLs used.
+/// oracle of `verify/oracle.rs` find no credit loop. Returns the VLs used.
 fn shapes_one_vl_each(f: &Fabric, fit: Fit) -> u8 {
     let lids = LidMap::new(f).unwrap();
     let r = engine_by_name("dmodc")

@@ -1,7 +1,7 @@
 //! Deadlock freedom by layering (`route::layers`): min-hop on rings and
 //! random irregular fabrics has credit loops on one VL; layered, every VL's
 //! channel dependency graph is acyclic — checked by routec's verifier and
-//! by the per-pair petgraph oracle of `verify.rs`, which shares no code
+//! by the per-pair petgraph oracle of `verify/oracle.rs`, which shares no code
 //! with either.
 
 use crate::verify::{brute_force, random_fabric};

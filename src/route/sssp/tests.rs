@@ -1,5 +1,5 @@
 //! Unit tests of the balanced engine (its tables worked by hand on a ring
-//! are in `tests/it/sssp.rs`).
+//! are in `tests/it/sssp/ring.rs`).
 
 use super::*;
 

@@ -98,7 +98,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     /// Every CA reaches every CA LID (all offsets) on random fabrics of
-    /// every generator, with LMC 0..2 (oracle: verify.rs's brute force).
+    /// every generator, with LMC 0..2 (oracle: verify/oracle.rs's brute force).
     #[test]
     fn every_route_arrives(f in any_fabric(), lmc in 0u8..3) {
         let (f, lids) = with_lmc(f, lmc);

@@ -2,7 +2,7 @@
 //! `myrinet-gm2-mapper.txt`): a ring's tables and link loads worked out by
 //! hand, LMC trees that part (link-disjoint paths counted by an oracle
 //! walking the LFTs), reachability on random fabrics of every generator
-//! (proptest, oracle: the brute-force walker of `verify.rs`), thread-count
+//! (proptest, oracle: the brute-force walker of `verify/oracle.rs`), thread-count
 //! independence, and deadlock freedom with `--vls 8` on tori and a
 //! dragonfly within the VLs OpenSM's dfsssp needs there.
 
