@@ -29,6 +29,7 @@ pub mod mcast;
 mod options;
 pub mod quality;
 mod render;
+mod tally;
 #[cfg(test)]
 mod test_ring;
 mod topo;
@@ -43,8 +44,6 @@ mod walk_fast_sources_tests;
 mod walk_fast_tests;
 #[cfg(test)]
 mod walk_fast_vl_tests;
-
-use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
@@ -91,17 +90,7 @@ fn verify_counted(
     // findings, without the per-SL pass.
     let plan = opts.vl_plan.as_ref().filter(|p| !p.is_single_lane());
     let sl2vl = plan.map_or(&identity, |p| &p.sl2vl);
-    let op_vls = plan.map(|_| {
-        let mut v = opts.switch_vls.clone().unwrap_or_default();
-        let given = v.len();
-        v.extend(
-            fabric.switches()[given.min(fabric.num_switches())..]
-                .iter()
-                .map(|&n| fabric.node(n).op_vls.unwrap_or(opts.operational_vls)),
-        );
-        v.truncate(fabric.num_switches());
-        v
-    });
+    let op_vls = plan.map(|_| operational_vls(fabric, opts));
     let all: Vec<u32> = (0..fabric.num_switches() as u32).collect();
     let leaves: Vec<u32> = all
         .iter()
@@ -135,45 +124,11 @@ fn verify_counted(
             .is_none()
             .then(|| walk::host_vl_table(&topo, sl2vl)),
     };
-    // Blocks of 64 LIDs: one cache line per switch row per block, loaded
-    // once and transposed.
-    let top = topo.max_lid().min(lfts.top()) as usize;
-    // Clean destinations take the fast path; the others (and every
-    // destination where it does not apply) the exact pass.
     // (`fast = false` also builds the CDG where `cdg_figures` would count it)
     let shortcuts = fast;
     let fast = walk::FastTables::new(&cx).filter(|_| fast);
-    let mut acc = (0..top / LFT_BLOCK + 1)
-        .into_par_iter()
-        .fold(
-            || walk::Acc::new(&cx),
-            |mut acc, b| {
-                acc.load_block(&cx, fast.as_ref(), b);
-                for k in 0..LFT_BLOCK / walk::PART {
-                    let first = b * LFT_BLOCK + k * walk::PART;
-                    let end = (first + walk::PART).min(top + 1);
-                    if first >= end {
-                        break;
-                    }
-                    if let Some(f) = fast.as_ref() {
-                        acc.load_part(&cx, f, b, k);
-                    }
-                    for lid in first.max(1)..end {
-                        let lid = lid as u16;
-                        if fast
-                            .as_ref()
-                            .is_some_and(|f| acc.fast_destination(&cx, f, lid))
-                        {
-                            acc.shortcuts.fast_lids += 1;
-                        } else {
-                            acc.destination(&cx, lid);
-                        }
-                    }
-                }
-                acc
-            },
-        )
-        .reduce(|| walk::Acc::new(&cx), walk::Acc::merge);
+    let top = topo.max_lid().min(lfts.top()) as usize;
+    let mut acc = every_destination(&cx, fast.as_ref(), top);
     let proven = shortcuts
         && acc.updown.is_empty()
         && opts
@@ -191,79 +146,68 @@ fn verify_counted(
         proven,
         derived.as_deref(),
     );
-    let stats = Stats {
-        switches: fabric.num_switches(),
-        ca_lids: topo.target.iter().flatten().filter(|t| t.is_end).count(),
-        switch_lids: topo.target.iter().flatten().filter(|t| !t.is_end).count(),
-        ca_pairs: acc.ca_pairs,
-        unreachable_pairs: acc.unreachable_pairs,
-        looping_pairs: acc.looping_pairs,
-        switch_pairs: acc.switch_pairs,
-        switch_pairs_unreachable: acc.switch_pairs_unreachable,
-        max_hops: acc.hop_hist.len().saturating_sub(1),
-        hop_histogram: acc.hop_hist.clone(),
-        cdg_channels: cdg.channels,
-        cdg_edges: cdg.edges,
-        vls_used: cdg.vls.count_ones() as usize,
-        credit_loops: cdg.cycles.len(),
-        up_down_checked: opts.up_down_ranks.is_some(),
-    };
-    let (ncycles, cycles) = (cdg.cycles.len(), cdg.cycles);
+    let stats = tally::stats_of(fabric, &topo, &acc, &cdg, opts);
     let r = render::Renderer {
         fabric,
         lids,
         topo: &topo,
         cap: cx.cap,
     };
-    let mut findings = Vec::new();
-    let mut counts = BTreeMap::new();
-    let mut add = |code: Code, total: u64, list: Vec<Finding>| {
-        if total > 0 {
-            counts.insert(code.as_str().to_string(), total);
-        }
-        findings.extend(list);
-    };
-    add(
-        Code::V001,
-        acc.unreach_ca.total,
-        r.unreachable(Code::V001, &acc.unreach_ca.items),
-    );
-    add(
-        Code::V002,
-        acc.loops_found.total,
-        r.loops(&acc.loops_found.items),
-    );
-    add(
-        Code::V003,
-        acc.too_long.total,
-        r.too_long(&acc.too_long.items, opts.hop_limit),
-    );
-    add(
-        Code::V004,
-        acc.unreach_sw.total,
-        r.unreachable(Code::V004, &acc.unreach_sw.items),
-    );
-    add(
-        Code::V010,
-        acc.updown.len() as u64,
-        r.updown(&acc.updown, opts.up_down_ranks.as_deref()),
-    );
-    add(Code::V020, ncycles as u64, r.credit_loops(&cycles));
     let ops = op_vls.as_deref().unwrap_or(&[]);
-    add(
-        Code::V021,
-        acc.dropped.total,
-        r.lanes(Code::V021, &acc.dropped.items, ops),
-    );
-    add(
-        Code::V022,
-        acc.beyond.total,
-        r.lanes(Code::V022, &acc.beyond.items, ops),
-    );
+    let (findings, counts) = tally::findings_of(&r, &acc, &cdg.cycles, opts, ops);
     let verdict = Verdict {
         findings,
         counts,
         stats,
     };
     (verdict, acc.shortcuts)
+}
+
+/// The operational VLs of every switch: those given, then each switch's
+/// own (its `op_vls`), else the default of the options.
+fn operational_vls(fabric: &Fabric, opts: &VerifyOptions) -> Vec<u8> {
+    let mut v = opts.switch_vls.clone().unwrap_or_default();
+    let given = v.len();
+    v.extend(
+        fabric.switches()[given.min(fabric.num_switches())..]
+            .iter()
+            .map(|&n| fabric.node(n).op_vls.unwrap_or(opts.operational_vls)),
+    );
+    v.truncate(fabric.num_switches());
+    v
+}
+
+/// The per-destination pass over LIDs `1..=top`, one task per block of
+/// 64 LIDs (one cache line per switch row per block, loaded once and
+/// transposed). Clean destinations take the fast path (`fast`); the
+/// others, and every destination where it does not apply, the exact pass.
+fn every_destination(cx: &walk::WalkCtx, fast: Option<&walk::FastTables>, top: usize) -> walk::Acc {
+    (0..top / LFT_BLOCK + 1)
+        .into_par_iter()
+        .fold(
+            || walk::Acc::new(cx),
+            |mut acc, b| {
+                acc.load_block(cx, fast, b);
+                for k in 0..LFT_BLOCK / walk::PART {
+                    let first = b * LFT_BLOCK + k * walk::PART;
+                    let end = (first + walk::PART).min(top + 1);
+                    if first >= end {
+                        break;
+                    }
+                    if let Some(f) = fast {
+                        acc.load_part(cx, f, b, k);
+                    }
+                    for lid in first.max(1)..end {
+                        let lid = lid as u16;
+                        if fast.is_some_and(|f| acc.fast_destination(cx, f, lid)) {
+                            acc.shortcuts.fast_lids += 1;
+                        } else {
+                            acc.destination(cx, lid);
+                        }
+                    }
+                }
+                acc
+            },
+        )
+        .reduce(|| walk::Acc::new(cx), walk::Acc::merge)
 }
