@@ -14,6 +14,7 @@
 
 pub mod classes;
 mod grid;
+mod lines;
 pub mod recognise;
 pub mod tables;
 pub mod vl;
