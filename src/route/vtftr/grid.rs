@@ -34,6 +34,12 @@ impl Lines {
     fn of_dim(&self, i: u32, d: Dim) -> Option<u32> {
         (self.dim[i as usize] == d).then(|| self.index[i as usize])
     }
+
+    /// Whether switch `r` is a root of a line of `d`.
+    fn is_root_of(&self, r: SwIdx, d: Dim) -> bool {
+        let i = self.line_of[r.ix()];
+        i != u32::MAX && self.dim[i as usize] == d
+    }
 }
 
 /// Builds the grid from `lines` (roots sharing leaves, sorted by smallest
@@ -226,10 +232,7 @@ fn lay_leaves(
             let mut v: Vec<(PortNum, SwIdx)> = leaf_roots[l.ix()]
                 .iter()
                 .copied()
-                .filter(|&(_, r)| {
-                    let i = ls.line_of[r.ix()];
-                    i != u32::MAX && ls.dim[i as usize] == d
-                })
+                .filter(|&(_, r)| ls.is_root_of(r, d))
                 .collect();
             v.sort_by_key(|&(_, r)| fabric.node(fabric.switch_node(r)).guid);
             v

@@ -4,7 +4,9 @@
 use std::path::Path;
 
 use routec::model::faults::{Fault, PortRef};
-use routec::model::{Fabric, FabricBuilder, Guid, Lfts, LidMap, NodeKind, NodeSpec, TableSet};
+use routec::model::{
+    Fabric, FabricBuilder, Guid, Lfts, LidMap, NodeIdx, NodeKind, NodeSpec, TableSet,
+};
 use routec::parse::{LoadOptions, load_topology};
 use routec::route::{RootSpec, RouteOptions, engine_by_name};
 
@@ -47,17 +49,7 @@ pub(crate) fn hand_fabric(
     host_port: u8,
 ) -> (Fabric, LidMap) {
     let mut b = FabricBuilder::new();
-    let sw: Vec<_> = (0..nsw)
-        .map(|i| {
-            b.add_node(NodeSpec::new(
-                NodeKind::Switch,
-                Guid(0x10 + i as u64),
-                ports,
-                format!("S{i}"),
-            ))
-            .unwrap()
-        })
-        .collect();
+    let sw = switches(&mut b, nsw, ports);
     for &(a, pa, c, pc) in cables {
         b.connect(sw[a], pa, sw[c], pc).unwrap();
     }
@@ -77,6 +69,21 @@ pub(crate) fn hand_fabric(
     let f = b.build();
     let lids = LidMap::new(&f).unwrap();
     (f, lids)
+}
+
+/// Switches `S0`.. of `ports` ports, GUIDs 0x10 and up.
+pub(crate) fn switches(b: &mut FabricBuilder, nsw: usize, ports: u8) -> Vec<NodeIdx> {
+    (0..nsw)
+        .map(|i| {
+            let spec = NodeSpec::new(
+                NodeKind::Switch,
+                Guid(0x10 + i as u64),
+                ports,
+                format!("S{i}"),
+            );
+            b.add_node(spec).unwrap()
+        })
+        .collect()
 }
 
 /// Tables from `(switch, lid, port)` triples.

@@ -13,7 +13,7 @@ use routec::model::{
 };
 use routec::route::RootSpec;
 
-use super::fabrics::route;
+use super::fabrics::{route, switches};
 use super::oracle::check_plan;
 
 /// A random connected fabric of 3–8 switches (ring and chords, parallel
@@ -21,17 +21,7 @@ use super::oracle::check_plan;
 fn random_fabric(rng: &mut ChaCha8Rng) -> Fabric {
     let nsw = rng.random_range(3..=8usize);
     let mut b = FabricBuilder::new();
-    let sw: Vec<_> = (0..nsw)
-        .map(|i| {
-            b.add_node(NodeSpec::new(
-                NodeKind::Switch,
-                Guid(0x10 + i as u64),
-                8,
-                format!("S{i}"),
-            ))
-            .unwrap()
-        })
-        .collect();
+    let sw = switches(&mut b, nsw, 8);
     let mut next = vec![1u8; nsw];
     let mut cable = |b: &mut FabricBuilder, a: usize, c: usize| {
         if a != c && next[a] <= 6 && next[c] <= 6 {
