@@ -4,18 +4,19 @@
 //! keeps the valid entries and re-routes the rest. A state that cannot be
 //! trusted is ignored with note R020 and the fabric is routed from scratch.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
 use super::CompileArgs;
 use super::job::Job;
+use super::previous::Loaded;
 use crate::cli::common::Global;
 use crate::error::Result;
 use crate::model::incremental::IncrementalSummary;
 use crate::model::state::{State, StateOptions};
-use crate::model::{Fabric, LidMap, Note, Routing};
-use crate::route::incremental::{self, Previous, Restore};
+use crate::model::{Fabric, Lfts, LidMap, Note, Routing};
+use crate::route::incremental::{self, Previous, Relaid, Repaired, Restore};
 
 /// Options of incremental compilation.
 #[derive(Args, Debug, Default)]
@@ -113,12 +114,51 @@ pub(super) fn apply(
     routing: &mut Routing,
     g: &Global,
 ) -> Result<Step> {
-    let inc = &args.incremental;
-    let Some(dir) = &inc.previous else {
+    let Some(dir) = previous_dir(args, routing) else {
         return Ok(Step::Full);
     };
+    let loaded = match super::previous::load(dir, args, job, (fabric, lids), routing) {
+        Ok(l) => l,
+        Err(why) => {
+            routing.notes.push(Note {
+                code: "R020",
+                message: format!("--previous: state ignored, routed from scratch: {why}"),
+            });
+            return Ok(Step::Full);
+        }
+    };
+    let Some(mut done) = merge(&args.incremental, (fabric, lids), &loaded, routing, g) else {
+        return Ok(Step::TooBig);
+    };
+    let lanes = match relay_escapes(job, (fabric, lids), &done.lfts, &loaded, routing) {
+        Ok(r) => r,
+        Err(why) => {
+            routing.notes.push(Note {
+                code: "R023",
+                message: format!("--previous: {why}; routed from scratch"),
+            });
+            return Ok(Step::Full);
+        }
+    };
+    done.summary.cabling = loaded.cabling;
+    routing
+        .notes
+        .push(kept_note(dir, &done.summary, lanes.as_ref()));
+    routing.lfts = done.lfts;
+    if let Some(r) = lanes {
+        routing.vl_plan = r.plan;
+    }
+    Ok(Step::Done(done.summary))
+}
+
+/// The previous run's directory, unless the fabric is routed from scratch
+/// all the same: --full, or a routing whose own LIDs or VL plan the merge
+/// cannot keep (note R022).
+fn previous_dir<'a>(args: &'a CompileArgs, routing: &mut Routing) -> Option<&'a PathBuf> {
+    let inc = &args.incremental;
+    let dir = inc.previous.as_ref()?;
     if inc.full {
-        return Ok(Step::Full);
+        return None;
     }
     if routing.lids.is_some() || (routing.vl_plan.is_some() && routing.escapes.is_none()) {
         routing.notes.push(Note {
@@ -130,18 +170,22 @@ pub(super) fn apply(
                 args.engine
             ),
         });
-        return Ok(Step::Full);
+        return None;
     }
-    let loaded = match super::previous::load(dir, args, job, (fabric, lids), routing) {
-        Ok(l) => l,
-        Err(why) => {
-            routing.notes.push(Note {
-                code: "R020",
-                message: format!("--previous: state ignored, routed from scratch: {why}"),
-            });
-            return Ok(Step::Full);
-        }
-    };
+    Some(dir)
+}
+
+/// The previous tables merged with the engine's. --max-changed-blocks asks
+/// for the smallest change, so a merge too big with the engine's routes is
+/// tried again keeping the previous entries where a cable came back or is
+/// new (`--restore keep`); `None` (error printed) when even that is too big.
+fn merge(
+    inc: &IncrementalArgs,
+    (fabric, lids): (&Fabric, &LidMap),
+    loaded: &Loaded,
+    routing: &Routing,
+    g: &Global,
+) -> Option<Repaired> {
     let prev = Previous {
         lfts: &loaded.old,
         new_switch: &loaded.new_switch,
@@ -169,30 +213,34 @@ pub(super) fn apply(
                 done.summary.changed_blocks, done.summary.changed
             );
         }
-        return Ok(Step::TooBig);
+        return None;
     }
-    let lanes = match &routing.escapes {
-        Some(e) => match incremental::relay(
-            fabric,
-            lids,
-            &done.lfts,
-            (e, loaded.path_sl.as_ref()),
-            job.vls,
-        ) {
-            Ok(r) => Some(r),
-            Err(why) => {
-                routing.notes.push(Note {
-                    code: "R023",
-                    message: format!("--previous: {why}; routed from scratch"),
-                });
-                return Ok(Step::Full);
-            }
-        },
-        None => None,
-    };
-    done.summary.cabling = loaded.cabling;
-    let s = &done.summary;
-    routing.notes.push(Note {
+    Some(done)
+}
+
+/// Dmodc's escape VLs were laid over the engine's tables, not the merged
+/// ones: their paths are laid again, each on its previous SL where that
+/// still fits. `Err` says why they do not fit.
+fn relay_escapes(
+    job: &Job,
+    (fabric, lids): (&Fabric, &LidMap),
+    lfts: &Lfts,
+    loaded: &Loaded,
+    routing: &Routing,
+) -> std::result::Result<Option<Relaid>, String> {
+    match &routing.escapes {
+        Some(e) => {
+            incremental::relay(fabric, lids, lfts, (e, loaded.path_sl.as_ref()), job.vls).map(Some)
+        }
+        None => Ok(None),
+    }
+}
+
+/// Note R021: what the merge kept and changed, against the floor any
+/// valid result must change, so that a big change can be told from a
+/// needless one.
+fn kept_note(dir: &Path, s: &IncrementalSummary, lanes: Option<&Relaid>) -> Note {
+    Note {
         code: "R021",
         message: format!(
             "--previous {}: kept {} entries, changed {} in {} LFT blocks (--restore {}; \
@@ -206,11 +254,6 @@ pub(super) fn apply(
             s.differs_from_engine,
             s.floor_entries,
             s.floor_blocks
-        ) + &lanes.as_ref().map_or(String::new(), relaid_text),
-    });
-    routing.lfts = done.lfts;
-    if let Some(r) = lanes {
-        routing.vl_plan = r.plan;
+        ) + &lanes.map_or(String::new(), relaid_text),
     }
-    Ok(Step::Done(done.summary))
 }

@@ -5,6 +5,7 @@ mod incremental;
 mod job;
 mod lid_prep;
 mod overlap;
+mod pipeline;
 mod previous;
 mod stages;
 mod write;
@@ -14,19 +15,17 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::Outcome;
-use super::common::{Global, LoadedTopo, TopoArgs};
-use super::mcast::{self, McastOpts, McastRun};
+use super::common::{Global, TopoArgs};
+use super::mcast::{McastOpts, McastRun};
 use super::phases::Phases;
-use crate::error::{Error, Result};
-use crate::model::lids;
+use crate::error::Result;
 use crate::model::{Fabric, LidMap, Routing};
-use crate::route::{self, RouteOptions};
+use crate::route;
 use crate::verify::Verdict;
 use crate::verify::mcast::McastCheck;
 use job::{Emit, Job, RootsSource};
 pub use lid_prep::prepare_lids;
 pub(in crate::cli) use lid_prep::relid_for_lmc;
-use stages::{layer, report_roots, usable_vls};
 
 /// `--dmodc-variant` values ([`route::dmodc::spread::Variant`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -141,75 +140,14 @@ pub(super) struct Run {
 pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     let job = Job::from_args(&args)?;
     let mut phases = Phases::new(g);
-    phases.begin("parse");
-    let LoadedTopo {
-        mut fabric, inputs, ..
-    } = args.topo.load(g)?;
-    if fabric.num_switches() == 0 {
-        return Err(Error::Input(format!(
-            "{}: the topology has no switch, so there is nothing to route",
-            args.topo.topology.display()
-        )));
-    }
-    phases.begin("lids");
-    prepare_lids(&mut fabric, args.assign_lids, g)?;
-    if let Some(lmc) = args.lmc {
-        relid_for_lmc(&mut fabric, lmc, g)?;
-    }
-    let mut lids = LidMap::new(&fabric)?;
-    phases.begin("route");
-    let vls = usable_vls(&fabric, job.vls);
-    let route_opts = RouteOptions {
-        vls,
-        ..job.route.clone()
+    let (mut fabric, inputs) = pipeline::parse(&args, &mut phases, g)?;
+    let lids = pipeline::port_lids(&args, &mut fabric, &mut phases, g)?;
+    let Some(mut r) = pipeline::route(&args, &job, (fabric, lids), &mut phases, g)? else {
+        return Ok(Outcome::Findings);
     };
-    let mut routing = job
-        .engine
-        .route(&fabric, &lids, &route_opts)
-        .map_err(|e| name_roots_file(e, &job.roots))?;
-    if args.incremental.previous.is_some() {
-        phases.begin("incremental");
-    }
-    let incremental = match incremental::apply(&args, &job, &fabric, &lids, &mut routing, g)? {
-        incremental::Step::Full => None,
-        incremental::Step::Done(s) => Some(s),
-        incremental::Step::TooBig => return Ok(Outcome::Findings),
-    };
-    if let Some(own) = &routing.lids {
-        // The engine gave ports LIDs of its own (e.g. an escape LID): every
-        // later stage and output uses them.
-        lids::apply_port_lids(&mut fabric, own);
-        lids = LidMap::new(&fabric)?;
-    }
-    if vls > 1 && routing.vl_plan.is_none() && !routing.layered {
-        phases.begin("layers");
-        layer(&fabric, &lids, &mut routing, vls, g);
-    }
-    if !g.quiet {
-        for n in &routing.notes {
-            eprintln!("note[{}]: {}", n.code, n.message);
-        }
-        report_roots(&fabric, &routing, g.verbose > 0);
-    }
-    let mcast = match &args.mcast {
-        Some(path) => {
-            phases.begin("mcast");
-            Some(mcast::assign(&fabric, path, args.mcast_opts)?)
-        }
-        None => None,
-    };
-    phases.begin("verify");
-    let checked = overlap::verify_and_stage(
-        &args,
-        &job,
-        &fabric,
-        &lids,
-        &mut routing,
-        mcast,
-        vls,
-        &mut phases,
-        g,
-    );
+    pipeline::layer_and_tell(&mut r, &mut phases, g);
+    let mcast = pipeline::assign_mcast(&args, &r.fabric, &mut phases)?;
+    let checked = pipeline::verify(&args, &job, &mut r, mcast, &mut phases, g);
     let overlap::Checked {
         verdict,
         mcast,
@@ -217,25 +155,18 @@ pub fn run(args: CompileArgs, g: &Global) -> Result<Outcome> {
     } = checked;
     let valid = verdict.is_clean();
     if !valid && !args.allow_invalid {
-        if let Ok(early) = early {
-            early.abandon();
-        }
-        if !g.quiet {
-            eprintln!(
-                "error: verification failed; nothing written (--allow-invalid writes anyway)"
-            );
-        }
+        pipeline::abandon(early, g);
         return Ok(Outcome::Findings);
     }
     let early = early?;
     let run = Run {
         inputs: input_files(&args, &job, &inputs),
-        fabric,
-        lids,
-        routing,
+        fabric: r.fabric,
+        lids: r.lids,
+        routing: r.routing,
         verdict,
         mcast,
-        incremental,
+        incremental: r.incremental,
     };
     let outcome = write::write_outputs(&args, &job, &run, early, g, phases)?;
     // The process ends once the outcome is reported: the tables (88 MB on

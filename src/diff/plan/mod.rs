@@ -26,6 +26,7 @@ mod order;
 mod phases;
 mod render;
 mod run;
+mod setup;
 mod types;
 mod walk;
 
@@ -37,10 +38,11 @@ pub use types::{Cycle, Phase, PhaseSwitch, PlanOptions, Turn, UploadPlan, Verdic
 use crate::model::{Fabric, LFT_BLOCK, Lid, LidMap, TableSet};
 use cdg::Counts;
 use lanes::Lanes;
-use net::{Hop, Net, Rows, Target, targets};
-use phases::{Planner, Unsafe};
-use run::{side_unsafe, upload};
-use walk::{OLD, Tables, View};
+use net::{Hop, Net, Rows, Target};
+use phases::{Entry, Planner, Unsafe};
+use run::{Run, upload};
+use setup::Setup;
+use walk::{OLD, View};
 
 /// Plans the upload of `new` over `old` on `fabric`.
 pub fn plan_upload(
@@ -50,74 +52,10 @@ pub fn plan_upload(
     new: &TableSet,
     opts: PlanOptions,
 ) -> UploadPlan {
-    let net = Net::new(fabric);
-    let targets = targets(fabric, lids);
-    let rows = Rows::build(fabric, lids, old, new);
-    let (lanes, one_lane_because) = match Lanes::build(fabric, &rows, old, new) {
-        Ok(l) => (l, None),
-        Err(why) => (Lanes::one(net.nsw), Some(why)),
-    };
-    let tables = Tables {
-        net: &net,
-        rows: &rows,
-        lanes: &lanes,
-        modes: vec![OLD; net.nsw * rows.len],
-        all_paths: opts.all_paths,
-        sls_first: false,
-    };
-    let mut p = Planner {
-        tables,
-        targets: &targets,
-        counts: Counts::new(&net, lanes.count()),
-    };
-    let free = free_entries(&net, &rows, &targets);
-    let mut plan = UploadPlan {
-        verdict: Verdict::Unchanged,
-        all_paths: opts.all_paths,
-        entries: 0,
-        smps: 0,
-        all_at_once_cycle: None,
-        phases: Vec::new(),
-        cycle: None,
-        entries_left: 0,
-        switches_ignored: rows.gone.clone(),
-        lanes: lanes.vls.clone(),
-        sls_first: false,
-        one_lane_because,
-    };
-    let cycle = |p: &Planner, u: Unsafe| describe(&net, &lanes, p.targets, u);
-    let side = |set: &TableSet, old: bool| {
-        let lanes = Lanes::side(fabric, &rows, set, old).unwrap_or(Lanes::one(net.nsw));
-        let view = if old { View::Old } else { View::New };
-        side_unsafe(&net, &rows, &targets, &lanes, opts, view)
-    };
-    if let Some(c) = side(new, false) {
-        plan.verdict = Verdict::NewUnsafe;
-        plan.cycle = Some(c);
-        return plan;
-    }
-    // The upload starts from the old entries, but with several lanes a
-    // source may already carry its new SL: the counts of that state (the
-    // old tables' own on one lane). Its turns include the old tables', so
-    // when it is safe so are they.
-    p.counts = Counts::new(&net, lanes.count());
-    let view = if lanes.count() > 1 {
-        View::Modes
-    } else {
-        View::Old
-    };
-    let looped = p.count_all(view);
-    if let Some(start) = p.check(looped) {
-        if let Some(c) = side(old, true) {
-            plan.verdict = Verdict::OldUnsafe;
-            plan.cycle = Some(c);
-            return plan;
-        }
-        // no order of LFT writes helps while the old tables carry new SLs
-        plan.entries = (p.pending().len() + free.len()) as u64;
-        plan.verdict = Verdict::Blocked;
-        plan.cycle = Some(cycle(&p, start));
-        plan.entries_left = plan.entries;
+    let (s, mut plan) = Setup::new(fabric, lids, (old, new), opts);
+    let mut p = s.planner();
+    let free = free_entries(&s.net, &s.rows, &s.targets);
+    if stops_at_start(&s, &mut p, (old, new), &free, &mut plan) {
         return plan;
     }
     let pending = p.pending();
@@ -126,25 +64,82 @@ pub fn plan_upload(
         return plan;
     }
     let mut run = upload(&mut p, &pending);
-    if run.verdict == Verdict::Blocked && lanes.count() > 1 {
-        // The start (old tables, either SL) is safe, so the sources may
-        // take their new SLs first; the LFT writes then meet new SLs only.
-        p.tables.sls_first = true;
-        p.tables.modes.iter_mut().for_each(|m| *m = OLD);
-        p.counts = Counts::new(&net, lanes.count());
-        let looped = p.count_all(View::Modes);
-        if p.check(looped).is_none() {
-            let second = upload(&mut p, &pending);
-            if second.left < run.left {
-                (run, plan.sls_first) = (second, true);
-            }
-        }
+    if run.verdict == Verdict::Blocked
+        && s.lanes.count() > 1
+        && let Some(second) = upload_sls_first(&s, &mut p, &pending)
+        && second.left < run.left
+    {
+        (run, plan.sls_first) = (second, true);
     }
+    conclude(&s, &p, run, free, &mut plan);
+    plan
+}
+
+/// No order of writes helps when the tables are unsafe before the first
+/// one: `true` when the plan ends here (new or old tables unsafe, or the
+/// start blocked), `plan` saying why.
+fn stops_at_start(
+    s: &Setup,
+    p: &mut Planner,
+    (old, new): (&TableSet, &TableSet),
+    free: &[(u32, Lid)],
+    plan: &mut UploadPlan,
+) -> bool {
+    if let Some(c) = s.side(new, false) {
+        plan.verdict = Verdict::NewUnsafe;
+        plan.cycle = Some(c);
+        return true;
+    }
+    // The upload starts from the old entries, but with several lanes a
+    // source may already carry its new SL: the counts of that state (the
+    // old tables' own on one lane). Its turns include the old tables', so
+    // when it is safe so are they.
+    p.counts = Counts::new(&s.net, s.lanes.count());
+    let view = if s.lanes.count() > 1 {
+        View::Modes
+    } else {
+        View::Old
+    };
+    let looped = p.count_all(view);
+    if let Some(start) = p.check(looped) {
+        if let Some(c) = s.side(old, true) {
+            plan.verdict = Verdict::OldUnsafe;
+            plan.cycle = Some(c);
+            return true;
+        }
+        // no order of LFT writes helps while the old tables carry new SLs
+        plan.entries = (p.pending().len() + free.len()) as u64;
+        plan.verdict = Verdict::Blocked;
+        plan.cycle = Some(s.cycle(p, start));
+        plan.entries_left = plan.entries;
+        return true;
+    }
+    false
+}
+
+/// The start (old tables, either SL) is safe, so the sources may take
+/// their new SLs first; the LFT writes then meet new SLs only. `None`
+/// when that state itself is unsafe.
+fn upload_sls_first(s: &Setup, p: &mut Planner, pending: &[Entry]) -> Option<Run> {
+    p.tables.sls_first = true;
+    p.tables.modes.iter_mut().for_each(|m| *m = OLD);
+    p.counts = Counts::new(&s.net, s.lanes.count());
+    let looped = p.count_all(View::Modes);
+    if p.check(looped).is_none() {
+        return Some(upload(p, pending));
+    }
+    None
+}
+
+/// The run names the planner's indices; the plan names what a subnet
+/// manager writes: GUIDs, and phases of switches and LFT blocks.
+fn conclude(s: &Setup, p: &Planner, run: Run, free: Vec<(u32, Lid)>, plan: &mut UploadPlan) {
     plan.verdict = run.verdict;
-    plan.all_at_once_cycle = run.all_at_once.map(|u| cycle(&p, u));
-    plan.cycle = run.stop.map(|u| cycle(&p, u));
+    plan.all_at_once_cycle = run.all_at_once.map(|u| s.cycle(p, u));
+    plan.cycle = run.stop.map(|u| s.cycle(p, u));
     plan.entries_left = run.left as u64;
     let done = run.done;
+    let targets = &s.targets;
     let writes: Vec<Vec<(u32, Lid)>> = done
         .iter()
         .map(|ph| {
@@ -153,9 +148,8 @@ pub fn plan_upload(
                 .collect()
         })
         .collect();
-    plan.phases = assemble(fabric, &net, writes, free);
+    plan.phases = assemble(s.fabric, &s.net, writes, free);
     plan.smps = plan.phases.iter().map(|p| p.smps).sum();
-    plan
 }
 
 /// Changed entries of LIDs that are no destination: no packet follows
