@@ -1,4 +1,4 @@
-//! What the mutation campaign (`campaign.rs`) found, each pinned by the
+//! What the mutation campaign (`campaign/`) found, each pinned by the
 //! run that found it, reduced: these fail before their fix.
 
 use std::process::Command;

@@ -1,35 +1,7 @@
-//! The command lines of the mutation campaign (`campaign.rs`): every
-//! reader and every subcommand, each a template. In a template `{in}` is
-//! the mutated input (a copy of one seed of the case's corpus, mutated by
-//! `mutate.rs`), `{out}` a fresh directory of the run, `{w}` the work
-//! directory the campaign prepared once (outputs of real runs), and
-//! `{n:D}` a number option: its valid default `D` half the time, else a
-//! boundary value (0, -1, 255, 65535, 2^32, 2^64, a fraction, junk).
+//! The campaign's command lines, one case each, grouped by subcommand:
+//! every reader and every option that reads a file or a number.
 
-use rand::Rng;
-use rand_chacha::ChaCha8Rng;
-
-/// Where a case's seeds come from.
-pub enum Corpus {
-    /// Every file of `fixtures/fuzz/NAME/`.
-    Fuzz(&'static str),
-    /// These files (`{w}/…` for a prepared one).
-    Files(&'static [&'static str]),
-    /// No input file: only the `{n:D}` numbers are mutated.
-    Args,
-}
-
-/// One command line of the campaign.
-pub struct Case {
-    /// The name the summary counts runs under (the subcommand and what
-    /// varies).
-    pub label: &'static str,
-    pub corpus: Corpus,
-    pub args: &'static str,
-    /// For a directory case: the prepared output directory copied to
-    /// `{out}/d`, and the file of it that `{in}` replaces.
-    pub dir: Option<(&'static str, &'static str)>,
-}
+use super::{Case, Corpus};
 
 const RING6: &str = "fixtures/verify/ring6/ibnetdiscover.txt";
 const FIG2: &str = "fixtures/mcast/fig2.ibnetdiscover";
@@ -45,17 +17,6 @@ const fn case(label: &'static str, corpus: Corpus, args: &'static str) -> Case {
         dir: None,
     }
 }
-
-/// The prepared work directory: what `campaign::prepare` runs (each line a
-/// `routec` command run from the crate root).
-pub const PREPARE: &[&str] = &[
-    "gen pgft --h 2 --m 4,4 --w 1,4 -o {w}/pgft.topo",
-    "gen torus --dims 3,3 --hosts 1 -o {w}/torus.topo",
-    "gen ft2d --nx 3 --ny 3 --hosts 1 --fail-leaves 1 -o {w}/ft2d.topo",
-    "compile fixtures/yaml/two-level.yaml --engine minhop -o {w}/two",
-    "compile fixtures/yaml/two-level.yaml --faults fixtures/faults/two-level.faults --engine minhop -o {w}/two-f",
-    "compile fixtures/mcast/fig2.ibnetdiscover --engine minhop --mcast fixtures/mcast/fig2.groups --emit image,report,fdbs -o {w}/mcc",
-];
 
 pub static CASES: &[Case] = &[
     // topology readers, through every command that reads a topology
@@ -294,64 +255,3 @@ pub static CASES: &[Case] = &[
         "gen mcast --topology fixtures/mcast/fig2.ibnetdiscover --pattern grid2d --dims {n:2}x{n:2} --procs-per-node {n:1} --seed {n:1} -o {out}/g.groups",
     ),
 ];
-
-/// Values a number option is tried with besides its default.
-const NUMBERS: &[&str] = &[
-    "0",
-    "1",
-    "2",
-    "3",
-    "7",
-    "8",
-    "15",
-    "16",
-    "64",
-    "255",
-    "256",
-    "65535",
-    "65536",
-    "4294967296",
-    "18446744073709551615",
-    "18446744073709551616",
-    "-1",
-    "99999999999",
-    "0.5",
-    "1e9",
-    "",
-    "x",
-];
-
-/// `args` with `{n:D}` filled in and `{in}`, `{out}`, `{w}` replaced; the
-/// arguments, split on spaces. With no `rng`, every number keeps its
-/// default (the control run).
-pub fn fill(
-    args: &str,
-    input: &str,
-    out: &str,
-    w: &str,
-    rng: Option<&mut ChaCha8Rng>,
-) -> Vec<String> {
-    let mut rng = rng;
-    let mut s = args
-        .replace("{in}", input)
-        .replace("{out}", out)
-        .replace("{w}", w);
-    while let Some(i) = s.find("{n:") {
-        let end = i + s[i..].find('}').expect("a closed {n:D}");
-        let default = s[i + 3..end].to_string();
-        let v = match rng.as_deref_mut() {
-            None => default,
-            Some(rng) => {
-                if rng.random_bool(0.5) {
-                    default
-                } else if rng.random_bool(0.3) {
-                    rng.random_range(0..40u32).to_string()
-                } else {
-                    NUMBERS[rng.random_range(0..NUMBERS.len())].to_string()
-                }
-            }
-        };
-        s.replace_range(i..=end, &v);
-    }
-    s.split(' ').map(str::to_string).collect()
-}
