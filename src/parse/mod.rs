@@ -151,19 +151,26 @@ fn sniff(head: &[u8]) -> Option<(&'static str, &'static str)> {
     }
 }
 
-/// Parses topology `text`; `name` is used in error messages.
+/// Parses topology `text`; `name` is used in error messages. The fabric
+/// comes in node GUID order ([`crate::model::Fabric::into_guid_order`]):
+/// ibnetdiscover prints nodes in discovery order, which depends on where
+/// the SM sits, and routec's outputs must not.
 pub fn parse_topology(name: &str, text: &str, opts: &LoadOptions) -> Result<Loaded> {
     let format = opts.format.unwrap_or_else(|| detect_format(text));
-    match format {
-        TopoFormat::Yaml => Ok(Loaded {
+    let loaded = match format {
+        TopoFormat::Yaml => Loaded {
             fabric: yaml::parse_topology(name, text)?,
             format,
             warnings: Vec::new(),
-        }),
+        },
         TopoFormat::Ibnetdiscover | TopoFormat::Ibsim => {
-            ibnetdiscover::parse(name, text, format, opts.lenient)
+            ibnetdiscover::parse(name, text, format, opts.lenient)?
         }
-    }
+    };
+    Ok(Loaded {
+        fabric: loaded.fabric.into_guid_order(),
+        ..loaded
+    })
 }
 
 /// Guesses the format of a topology from its content.

@@ -35,6 +35,7 @@ mod incremental_escape;
 mod incremental_floor;
 mod incremental_touched;
 mod info;
+mod input_order;
 mod layers;
 mod mcast;
 mod mcast_check;

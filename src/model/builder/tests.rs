@@ -1,7 +1,7 @@
 //! The builder: cables, growth of a node's ports, rebuilds.
 
 use super::*;
-use crate::model::SwIdx;
+use crate::model::{Fabric, SwIdx};
 
 fn two_switches() -> (FabricBuilder, NodeIdx, NodeIdx) {
     let mut b = FabricBuilder::new();
@@ -174,4 +174,64 @@ fn add_nodes_agrees_with_add_node_one_by_one() {
     assert_eq!(bulk.node_by_guid(Guid(21)), Some(NodeIdx(6)));
     assert_eq!(bulk.node_by_guid(Guid(22)), None);
     assert_eq!(bulk.build().ports(NodeIdx(6)).len(), 2);
+}
+
+/// A fabric read in another order comes out numbered by node GUID with
+/// every node, port and cable as it was: a CA (GUID 9) and two switches
+/// (GUIDs 7 and 3) cabled in a chain, added in descending GUID order.
+#[test]
+fn into_guid_order_renumbers_and_keeps_everything() {
+    let mut b = FabricBuilder::new();
+    let h = b
+        .add_node(NodeSpec::new(NodeKind::Ca, Guid(9), 2, "h"))
+        .unwrap();
+    let s7 = b
+        .add_node(NodeSpec::new(NodeKind::Switch, Guid(7), 4, "s7"))
+        .unwrap();
+    let s3 = b
+        .add_node(NodeSpec::new(NodeKind::Switch, Guid(3), 4, "s3"))
+        .unwrap();
+    b.port_mut(h, 2).unwrap().guid = Guid(11);
+    b.port_mut(h, 2).unwrap().lid = 5;
+    b.port_mut(s7, 0).unwrap().lid = 2;
+    b.connect(h, 2, s7, 3).unwrap();
+    b.connect(s7, 1, s3, 4).unwrap();
+    let f = b.build();
+    let describe = |f: &Fabric| {
+        let mut links: Vec<_> = f
+            .links()
+            .map(|(a, pa, b, pb)| (f.node(a).guid, pa, f.node(b).guid, pb))
+            .map(|(ga, pa, gb, pb)| {
+                if ga < gb {
+                    (ga, pa, gb, pb)
+                } else {
+                    (gb, pb, ga, pa)
+                }
+            })
+            .collect();
+        links.sort();
+        let mut ports: Vec<_> = f
+            .node_indices()
+            .flat_map(|n| f.ports(n).iter().map(move |p| (n, p)))
+            .map(|(n, p)| (f.node(n).guid, p.guid, p.lid, p.lmc))
+            .collect();
+        ports.sort();
+        (links, ports)
+    };
+    let g = f.clone().into_guid_order();
+    let guids: Vec<u64> = g.nodes().iter().map(|n| n.guid.0).collect();
+    assert_eq!(guids, [3, 7, 9]);
+    assert_eq!(describe(&g), describe(&f));
+    assert_eq!(g.node_by_guid(Guid(9)), Some(NodeIdx(2)));
+    assert_eq!(g.port_by_guid(Guid(11)), Some((NodeIdx(2), 2)));
+    assert_eq!(g.switch_index(NodeIdx(0)), Some(SwIdx(0)));
+    assert_eq!(g.node(g.switch_node(SwIdx(1))).desc, "s7");
+    assert_eq!(g.switch_lid(g.switch_node(SwIdx(1))), 2);
+    // Already in order: the same fabric back.
+    let again = g.clone().into_guid_order();
+    assert_eq!(describe(&again), describe(&g));
+    assert_eq!(
+        again.nodes().iter().map(|n| n.guid.0).collect::<Vec<_>>(),
+        guids
+    );
 }

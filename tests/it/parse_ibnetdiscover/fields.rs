@@ -48,6 +48,7 @@ fn tiny_fields() {
 fn ibsim_guids_are_allocated_as_ibsim_does() {
     // ibsim-net-example: Switch1, Switch2 from 0x200000; Hca1 (2 ports) from
     // 0x100000 takes 3 GUIDs, so Hca2 is 0x100003; port GUID = node + port.
+    // GUIDs follow the file's order; the fabric is then numbered by GUID.
     let f = load("real/ibsim-net-example.ibsim.net").fabric;
     let ids: Vec<(String, u64)> = f
         .nodes()
@@ -55,10 +56,10 @@ fn ibsim_guids_are_allocated_as_ibsim_does() {
         .map(|n| (n.source_id.clone().unwrap(), n.guid.0))
         .collect();
     let want = [
-        ("Switch1", 0x200000),
-        ("Switch2", 0x200001),
         ("Hca1", 0x100000),
         ("Hca2", 0x100003),
+        ("Switch1", 0x200000),
+        ("Switch2", 0x200001),
     ];
     assert_eq!(ids, want.map(|(s, g)| (s.to_string(), g)));
     assert_eq!(
