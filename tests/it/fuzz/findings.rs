@@ -73,3 +73,27 @@ fn mcast_pattern_sizes_past_the_limits_are_usage_errors() {
     let (code, err, _) = gen_mcast("random", "16383x2");
     assert_eq!(code, Some(0), "{err}");
 }
+
+/// Campaign stream 39, run 5330 (`gen pgft`, signal 6): `--faults
+/// 4294967296` reserved room for 2^32 faults (160 GB) before checking
+/// that the fabric has that many cables, and the allocation aborted the
+/// process. Now the count is refused first, as any count above the cables.
+#[test]
+fn fault_counts_beyond_the_cables_are_refused_not_allocated() {
+    let pgft = [
+        "gen", "pgft", "--h", "3", "--m", "4,4,8", "--w", "1,4,4", "-o",
+    ];
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("p.topo");
+    let out = out.to_str().unwrap();
+    for n in ["4294967296", "18446744073709551615", "257"] {
+        let (code, err, _) = routec(&[&pgft[..], &[out, "--faults", n, "--seed", "7"]].concat());
+        assert_eq!(code, Some(2), "{n}: {err}");
+        assert!(
+            err.contains("only 256 switch-to-switch cables can fail"),
+            "{n}: {err}"
+        );
+    }
+    let (code, err, _) = routec(&[&pgft[..], &[out, "--faults", "256", "--seed", "7"]].concat());
+    assert_eq!(code, Some(0), "{err}");
+}
