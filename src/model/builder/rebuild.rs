@@ -15,10 +15,10 @@ impl Fabric {
 
     /// This fabric with its nodes in ascending node GUID order, whatever the
     /// order of the file it was read from: node and switch indices, and with
-    /// them every order-sensitive stage (LID assignment, virtual-lane
-    /// layering, the image's switch directory, the state), then depend on
-    /// the cabling alone, so a topology printed in another discovery order
-    /// compiles to the same bytes. A fabric already in that order (every
+    /// them every order-sensitive stage (virtual-lane layering, the image's
+    /// switch directory, the state, the order findings and cycles are
+    /// reported in), then depend on the cabling alone, so a topology
+    /// printed in another discovery order compiles to the same bytes. A fabric already in that order (every
     /// generated one) is returned as it is.
     pub fn into_guid_order(self) -> Fabric {
         if self.nodes.windows(2).all(|w| w[0].guid < w[1].guid) {

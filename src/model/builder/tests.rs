@@ -212,8 +212,8 @@ fn into_guid_order_renumbers_and_keeps_everything() {
         links.sort();
         let mut ports: Vec<_> = f
             .node_indices()
-            .flat_map(|n| f.ports(n).iter().map(move |p| (n, p)))
-            .map(|(n, p)| (f.node(n).guid, p.guid, p.lid, p.lmc))
+            .flat_map(|n| f.ports(n).iter().enumerate().map(move |(i, p)| (n, i, p)))
+            .map(|(n, i, p)| (f.node(n).guid, i, p.guid, p.lid, p.lmc))
             .collect();
         ports.sort();
         (links, ports)
