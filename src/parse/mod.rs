@@ -153,8 +153,8 @@ fn sniff(head: &[u8]) -> Option<(&'static str, &'static str)> {
 
 /// Parses topology `text`; `name` is used in error messages. The fabric
 /// comes in node GUID order ([`crate::model::Fabric::into_guid_order`]):
-/// ibnetdiscover prints nodes in discovery order, which depends on where
-/// the SM sits, and routec's outputs must not.
+/// ibnetdiscover prints nodes in discovery order, which depends on the
+/// port it ran from, and routec's outputs must not.
 pub fn parse_topology(name: &str, text: &str, opts: &LoadOptions) -> Result<Loaded> {
     let format = opts.format.unwrap_or_else(|| detect_format(text));
     let loaded = match format {
