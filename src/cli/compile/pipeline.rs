@@ -127,14 +127,11 @@ pub(super) fn assign_mcast(
     fabric: &Fabric,
     phases: &mut Phases,
 ) -> Result<Option<McastRun>> {
-    let mcast = match &args.mcast {
-        Some(path) => {
-            phases.begin("mcast");
-            Some(mcast::assign(fabric, path, args.mcast_opts)?)
-        }
-        None => None,
+    let Some(path) = &args.mcast else {
+        return Ok(None);
     };
-    Ok(mcast)
+    phases.begin("mcast");
+    Ok(Some(mcast::assign(fabric, path, args.mcast_opts)?))
 }
 
 /// The `verify` phase opens here; `overlap` ends it with the verdict while

@@ -92,9 +92,8 @@ fn stops_at_start(
     }
     // The upload starts from the old entries, but with several lanes a
     // source may already carry its new SL: the counts of that state (the
-    // old tables' own on one lane). Its turns include the old tables', so
-    // when it is safe so are they.
-    p.counts = Counts::new(&s.net, s.lanes.count());
+    // old tables' own on one lane; the planner's counts are still empty).
+    // Its turns include the old tables', so when it is safe so are they.
     let view = if s.lanes.count() > 1 {
         View::Modes
     } else {
