@@ -55,6 +55,7 @@ pub fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
 }
 
 /// Prints `name: X ms = R × reference`.
+#[allow(dead_code)] // not every bench uses it
 pub fn report(name: &str, took: Duration, reference: Duration) {
     eprintln!(
         "{name}: {:.1} ms = {:.2} × reference ({:.1} ms)",

@@ -66,6 +66,21 @@ impl Phases {
         if let Some(b) = &self.bar {
             b.finish_and_clear();
         }
+        if self.verbose
+            && let Some(mb) = peak_mb()
+        {
+            eprintln!("peak memory: {mb:.1} MB");
+        }
         self.timings
     }
+}
+
+/// The process's peak resident memory so far (`VmHWM`, in MB), where
+/// `/proc` tells it: with the stage times, what a run costs (issue 17's
+/// memory target is twice the tables; `benches/targets.rs` reads it here).
+fn peak_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    let kb: f64 = kb.trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kb / 1024.0)
 }

@@ -6,6 +6,8 @@
 /// No route to this LID (OpenSM's `OSM_NO_PATH`).
 pub const NO_ROUTE: u8 = 0xFF;
 
+use super::table_bytes::TableBytes;
+
 /// Entries per LinearForwardingTable block.
 pub const LFT_BLOCK: usize = 64;
 
@@ -15,7 +17,7 @@ pub struct Lfts {
     num_switches: usize,
     top: u16,
     stride: usize,
-    data: Vec<u8>,
+    data: TableBytes,
 }
 
 impl Lfts {
@@ -26,7 +28,7 @@ impl Lfts {
             num_switches,
             top,
             stride,
-            data: vec![NO_ROUTE; num_switches * stride],
+            data: TableBytes::filled(num_switches * stride, NO_ROUTE),
         }
     }
 
@@ -41,7 +43,7 @@ impl Lfts {
             num_switches,
             top,
             stride,
-            data: vec![0; num_switches * stride],
+            data: TableBytes::zeroed(num_switches * stride),
         }
     }
 

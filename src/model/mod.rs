@@ -22,6 +22,7 @@ pub mod rank;
 pub mod routing;
 pub mod state;
 pub mod summary;
+mod table_bytes;
 pub mod table_set;
 pub mod vl;
 pub mod vl_records;

@@ -48,8 +48,12 @@ impl Engine for MinHop {
         opts: &RouteOptions,
     ) -> Result<Routing, RouteError> {
         let g = SwitchGraph::new(fabric);
-        let dist = Distances::compute(fabric);
-        let order = order::port_order(fabric, &g, opts.node_order.as_deref());
+        // the port order is serial and needs no distances: it runs while
+        // the BFS fills the other core (issue 17)
+        let (dist, order) = rayon::join(
+            || Distances::compute(fabric),
+            || order::port_order(fabric, &g, opts.node_order.as_deref()),
+        );
         let lfts = assign::assign(
             fabric,
             &g,

@@ -182,8 +182,15 @@ fn operational_vls(fabric: &Fabric, opts: &VerifyOptions) -> Vec<u8> {
 /// transposed). Clean destinations take the fast path (`fast`); the
 /// others, and every destination where it does not apply, the exact pass.
 fn every_destination(cx: &walk::WalkCtx, fast: Option<&walk::FastTables>, top: usize) -> walk::Acc {
-    (0..top / LFT_BLOCK + 1)
+    let blocks = top / LFT_BLOCK + 1;
+    // at most four runs of blocks a thread: each run folds into an
+    // accumulator of its own (per-switch scratch, a part of `hop` entries,
+    // turn masks of every port) that is then merged; unbounded, rayon made
+    // about 50 of them on 2 threads, a tenth of the 11,664-host minhop
+    // compile's page faults (issue 17)
+    (0..blocks)
         .into_par_iter()
+        .with_min_len(blocks / (4 * rayon::current_num_threads()))
         .fold(
             || walk::Acc::new(cx),
             |mut acc, b| {

@@ -33,8 +33,11 @@ impl Engine for UpDown {
         let mut notes = Vec::new();
         let roots = find_roots(fabric, &g, &opts.roots, &mut notes)?;
         let ranks = rank::bfs_ranks(fabric, &roots);
-        let tables = UpDownTables::compute(fabric, &g, &ranks);
-        let order = order::port_order(fabric, &g, opts.node_order.as_deref());
+        // the port order is serial and needs no tables: it runs beside them
+        let (tables, order) = rayon::join(
+            || UpDownTables::compute(fabric, &g, &ranks),
+            || order::port_order(fabric, &g, opts.node_order.as_deref()),
+        );
         let lfts = assign::assign(fabric, &g, &tables, &order.targets, lids.max_lid());
         notes.extend(order_notes(&order));
         Ok(Routing {
