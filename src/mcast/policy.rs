@@ -75,11 +75,15 @@ pub fn assign(fabric: &Fabric, groups: &[McastGroup], cfg: McastConfig) -> Resul
         .par_iter()
         .map(|g| candidate_roots(&graph, &g.members))
         .collect();
-    let mut state = ColourState::new(&graph, mft_size);
-    let mut scratch = Scratch::new(graph.num_switches());
-    let mut prox = Proximity::default();
-    let mut mode = Mode::Fbtc;
-    let mut merges = 0;
+    let mut run = Colouring {
+        graph: &graph,
+        state: ColourState::new(&graph, mft_size),
+        scratch: Scratch::new(graph.num_switches()),
+        prox: Proximity::default(),
+        mode: Mode::Fbtc,
+        merges: 0,
+        rebuild_merged: cfg.rebuild_merged,
+    };
     for (gi, (group, cand)) in groups.iter().zip(&cands).enumerate() {
         let cand = cand.as_ref().ok_or_else(|| {
             Error::Input(format!(
@@ -87,74 +91,106 @@ pub fn assign(fabric: &Fabric, groups: &[McastGroup], cfg: McastConfig) -> Resul
                 group.name
             ))
         })?;
-        let placed = match mode {
-            Mode::Fbtc => {
-                let p = fbtc(&graph, &state, &group.members, cand, &mut scratch);
-                if p.is_none() {
-                    mode = Mode::Fctb { streak: 0 };
-                }
-                p.map(|p| (p, Builder::Fbtc))
-            }
-            Mode::Fctb { streak } => {
-                let p = fctb(&graph, &state, &group.members, cand, &mut scratch);
-                mode = match (&p, streak + 1 >= FCTB_STREAK) {
-                    (Some(_), true) => Mode::Fbtc,
-                    (Some(_), false) => Mode::Fctb { streak: streak + 1 },
-                    (None, _) => Mode::Fctb { streak: 0 },
-                };
-                p.map(|p| (p, Builder::Fctb))
-            }
-        };
-        match placed {
-            Some((p, by)) => {
-                let tree = new_tree(p, vec![gi as u32], group.members.clone(), by);
-                let id = state.commit(&graph, tree);
-                prox.added(&graph, &state, id);
-            }
-            None => {
-                let m = merge(
-                    &graph,
-                    &state,
-                    &group.members,
-                    !cfg.rebuild_merged,
-                    &mut prox,
-                    &mut scratch,
-                )
-                .ok_or_else(|| Error::Route {
-                    message: format!(
-                        "multicast group {}: no colour fits and no tree can absorb it",
-                        group.name
-                    ),
-                    help: Some("raise --mft-size".into()),
-                })?;
-                merges += 1;
-                let mut tree_groups = vec![gi as u32];
-                for &t in &m.absorbed {
-                    tree_groups.extend_from_slice(&state.trees[t as usize].groups);
-                    state.retire(&graph, t);
-                    prox.removed(&state, t);
-                }
-                tree_groups.sort_unstable();
-                let id = state.commit(
-                    &graph,
-                    new_tree(m.placed, tree_groups, m.members, Builder::Merge),
-                );
-                prox.added(&graph, &state, id);
-            }
+        match run.place(group, cand) {
+            Some((p, by)) => run.add(new_tree(p, vec![gi as u32], group.members.clone(), by)),
+            None => run.merge_in(gi, group)?,
         }
     }
-    let mut group_tree = vec![0; groups.len()];
-    for (id, t) in state.trees.iter().enumerate().filter(|(_, t)| t.alive) {
-        for &g in &t.groups {
-            group_tree[g as usize] = id as TreeId;
-        }
-    }
+    let Colouring { state, merges, .. } = run;
+    let group_tree = group_trees(&state, groups.len());
     Ok(McastResult {
         graph,
         state,
         group_tree,
         merges,
     })
+}
+
+/// Alg. 7 part way through the groups: the colours and trees so far, the
+/// mode, and the buffers every group reuses.
+struct Colouring<'g> {
+    graph: &'g SwitchGraph,
+    state: ColourState,
+    scratch: Scratch,
+    prox: Proximity,
+    mode: Mode,
+    /// Merge operations so far.
+    merges: u32,
+    rebuild_merged: bool,
+}
+
+impl Colouring<'_> {
+    /// Places `group` with the current mode's algorithm, and moves to the
+    /// next mode: FBTC's first failure hands over to FCTB, which hands back
+    /// after [`FCTB_STREAK`] successes in a row. `None`: it must merge.
+    fn place(&mut self, group: &McastGroup, cand: &Candidates) -> Option<(Placed, Builder)> {
+        let (graph, state, members) = (self.graph, &self.state, &group.members);
+        match self.mode {
+            Mode::Fbtc => {
+                let p = fbtc(graph, state, members, cand, &mut self.scratch);
+                if p.is_none() {
+                    self.mode = Mode::Fctb { streak: 0 };
+                }
+                p.map(|p| (p, Builder::Fbtc))
+            }
+            Mode::Fctb { streak } => {
+                let p = fctb(graph, state, members, cand, &mut self.scratch);
+                self.mode = match (&p, streak + 1 >= FCTB_STREAK) {
+                    (Some(_), true) => Mode::Fbtc,
+                    (Some(_), false) => Mode::Fctb { streak: streak + 1 },
+                    (None, _) => Mode::Fctb { streak: 0 },
+                };
+                p.map(|p| (p, Builder::Fctb))
+            }
+        }
+    }
+
+    /// Gives `tree` its colour on its switches.
+    fn add(&mut self, tree: Tree) {
+        let id = self.state.commit(self.graph, tree);
+        self.prox.added(self.graph, &self.state, id);
+    }
+
+    /// No colour fits group `gi` (Alg. 4): it joins the trees `merge` picks,
+    /// whose groups then share one tree and one colour.
+    fn merge_in(&mut self, gi: usize, group: &McastGroup) -> Result<()> {
+        let m = merge(
+            self.graph,
+            &self.state,
+            &group.members,
+            !self.rebuild_merged,
+            &mut self.prox,
+            &mut self.scratch,
+        )
+        .ok_or_else(|| Error::Route {
+            message: format!(
+                "multicast group {}: no colour fits and no tree can absorb it",
+                group.name
+            ),
+            help: Some("raise --mft-size".into()),
+        })?;
+        self.merges += 1;
+        let mut tree_groups = vec![gi as u32];
+        for &t in &m.absorbed {
+            tree_groups.extend_from_slice(&self.state.trees[t as usize].groups);
+            self.state.retire(self.graph, t);
+            self.prox.removed(&self.state, t);
+        }
+        tree_groups.sort_unstable();
+        self.add(new_tree(m.placed, tree_groups, m.members, Builder::Merge));
+        Ok(())
+    }
+}
+
+/// The live tree serving each of `num_groups` groups.
+fn group_trees(state: &ColourState, num_groups: usize) -> Vec<TreeId> {
+    let mut group_tree = vec![0; num_groups];
+    for (id, t) in state.trees.iter().enumerate().filter(|(_, t)| t.alive) {
+        for &g in &t.groups {
+            group_tree[g as usize] = id as TreeId;
+        }
+    }
+    group_tree
 }
 
 fn new_tree(

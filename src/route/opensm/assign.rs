@@ -7,13 +7,14 @@
 
 use rayon::prelude::*;
 
+use super::blocks::Block;
 use super::fill::Picks;
 use super::hops::Distances;
 use super::lmc::{self, PortPeers, Remotes};
 use super::order::{NO_SWITCH, Target};
 use super::sets::{NO_SET, PortSets};
 use super::{NO_PATH, SwitchGraph};
-use crate::model::{Fabric, Lfts, Lid, NO_ROUTE};
+use crate::model::{Fabric, Lfts, Lid, NO_ROUTE, SwIdx, lids_per_port};
 
 /// The hop tables an engine hands to the assignment.
 pub trait LeastHops: Sync {
@@ -58,100 +59,150 @@ pub fn assign(
     order: &[Target],
     max_lid: Lid,
 ) -> Lfts {
-    let n = g.num_switches();
     // Zeroed pages, each row set to NO_ROUTE by the thread that routes it:
     // the 21 MB of t11 fault in on both threads, written once (issue 17).
-    let mut lfts = Lfts::zeroed(n, max_lid);
-    let max_offsets = order
-        .iter()
-        .map(|t| u32::from(crate::model::lids_per_port(t.lmc)))
-        .max()
-        .unwrap_or(1);
-    let num_ports: Vec<u32> = (0..n)
-        .map(|s| {
-            fabric
-                .node(fabric.switch_node(crate::model::SwIdx(s as u32)))
-                .num_ports as u32
-                + 1
-        })
-        .collect();
-    // OpenSM's `routing_for_lmc` is the subnet's LMC, not the port's.
-    let for_lmc = max_offsets > 1;
-    // Switches whose routes move counters: those with CAs behind them.
-    let mut counted = vec![false; n];
-    for t in order.iter().filter(|t| !t.is_switch && t.sw != NO_SWITCH) {
-        counted[t.sw as usize] = true;
-    }
-    let sys = if for_lmc {
-        lmc::system_guids(fabric)
-    } else {
-        Vec::new()
-    };
-    let blocks = super::blocks::blocks(order);
+    let mut lfts = Lfts::zeroed(g.num_switches(), max_lid);
+    let plan = Plan::new(fabric, g, hops, order);
     // An indexed parallel iterator, so the scratch (with LMC, a list per
     // destination port) is made once per rayon split, not once per switch.
     let rows: Vec<(usize, &mut [u8])> = lfts.rows_mut().enumerate().collect();
     rows.into_par_iter().for_each_init(
-        || Scratch {
+        || plan.scratch(),
+        |sc, (s, row)| plan.fill_switch(sc, s, row),
+    );
+    lfts
+}
+
+/// What every switch's row is routed from, worked out once and shared by
+/// the threads, so nothing per switch allocates.
+struct Plan<'a, H> {
+    fabric: &'a Fabric,
+    g: &'a SwitchGraph,
+    hops: &'a H,
+    order: &'a [Target],
+    /// The port order cut into blocks for the LMC 0 grouped path
+    /// (`blocks.rs`).
+    blocks: Vec<Block>,
+    /// Switches whose routes move counters: those with CAs behind them.
+    counted: Vec<bool>,
+    /// Port count of each switch plus one: OpenSM's LMC scan wraps there.
+    num_ports: Vec<u32>,
+    /// LMC > 0 only: the system image GUID of every node (`lmc.rs`).
+    sys: Vec<u64>,
+    /// LIDs per port of the port with the most (LMC offsets to route).
+    max_offsets: u32,
+    /// OpenSM's `routing_for_lmc` is the subnet's LMC, not the port's.
+    for_lmc: bool,
+}
+
+impl<'a, H: LeastHops> Plan<'a, H> {
+    /// Everything that depends on the fabric and the port order only,
+    /// worked out before the threads start.
+    fn new(fabric: &'a Fabric, g: &'a SwitchGraph, hops: &'a H, order: &'a [Target]) -> Self {
+        let n = g.num_switches();
+        let max_offsets = order
+            .iter()
+            .map(|t| u32::from(lids_per_port(t.lmc)))
+            .max()
+            .unwrap_or(1);
+        let for_lmc = max_offsets > 1;
+        let mut counted = vec![false; n];
+        for t in order.iter().filter(|t| !t.is_switch && t.sw != NO_SWITCH) {
+            counted[t.sw as usize] = true;
+        }
+        Plan {
+            fabric,
+            g,
+            hops,
+            order,
+            blocks: super::blocks::blocks(order),
+            counted,
+            num_ports: (0..n)
+                .map(|s| fabric.node(fabric.switch_node(SwIdx(s as u32))).num_ports as u32 + 1)
+                .collect(),
+            sys: if for_lmc {
+                lmc::system_guids(fabric)
+            } else {
+                Vec::new()
+            },
+            max_offsets,
+            for_lmc,
+        }
+    }
+
+    /// One thread's buffers; with LMC, room for every target's remotes.
+    fn scratch(&self) -> Scratch {
+        let targets = if self.for_lmc { self.order.len() } else { 0 };
+        Scratch {
             sets: PortSets::default(),
             picks: Picks::default(),
             grouped: false,
-            start: Vec::with_capacity(n + 1),
+            start: Vec::with_capacity(self.g.num_switches() + 1),
             ports: Vec::new(),
             cnt: [0; 256],
-            remotes: Remotes::new(if for_lmc { order.len() } else { 0 }, max_offsets as usize),
+            remotes: Remotes::new(targets, self.max_offsets as usize),
             peers: PortPeers::new(),
-        },
-        |sc, (s, row)| {
-            row.fill(NO_ROUTE);
-            sc.grouped = sc.sets.load(g, hops, s, &counted);
-            if !sc.grouped {
-                candidates(g, hops, s, sc);
-            }
-            sc.cnt = [0; 256];
-            if !for_lmc && sc.grouped {
-                let (sets, picks, cnt) = (&mut sc.sets, &mut sc.picks, &mut sc.cnt);
-                super::blocks::route_switch(sets, picks, cnt, s, order, &blocks, row);
-                return;
-            }
-            if for_lmc {
-                sc.remotes.clear();
-                sc.peers.load(
-                    fabric,
-                    fabric.switch_node(crate::model::SwIdx(s as u32)),
-                    &sys,
-                );
-            }
-            for off in 0..max_offsets {
-                for (ti, t) in order.iter().enumerate() {
-                    if off >= u32::from(crate::model::lids_per_port(t.lmc)) {
-                        continue;
-                    }
-                    let lid = t.lid as usize + off as usize;
-                    if lid >= row.len() {
-                        continue;
-                    }
-                    let start = if off == 0 { 1 } else { row[lid - 1] as u32 + 1 };
-                    // Offset 0 finds no earlier LID of its port: no
-                    // preference applies, the plain rule gives OpenSM's port.
-                    let port = if for_lmc && off > 0 {
-                        route_lmc(sc, s, t, ti, start, num_ports[s])
-                    } else {
-                        route_one(sc, s, t)
-                    };
-                    row[lid] = port;
-                    if port != NO_ROUTE && !t.is_switch {
-                        sc.cnt[port as usize] += 1;
-                        if for_lmc {
-                            let p = port as usize;
-                            sc.remotes.record(ti, sc.peers.node[p], sc.peers.sys[p]);
-                        }
+        }
+    }
+
+    /// Fills switch `s`'s row with its counters starting at 0, as OpenSM
+    /// does for every switch: LMC 0 with grouped sets goes block by block
+    /// (`blocks.rs`), the rest LID by LID ([`Self::fill_lids`]).
+    #[inline]
+    fn fill_switch(&self, sc: &mut Scratch, s: usize, row: &mut [u8]) {
+        row.fill(NO_ROUTE);
+        sc.grouped = sc.sets.load(self.g, self.hops, s, &self.counted);
+        if !sc.grouped {
+            candidates(self.g, self.hops, s, sc);
+        }
+        sc.cnt = [0; 256];
+        if !self.for_lmc && sc.grouped {
+            let (sets, picks, cnt) = (&mut sc.sets, &mut sc.picks, &mut sc.cnt);
+            super::blocks::route_switch(sets, picks, cnt, s, self.order, &self.blocks, row);
+            return;
+        }
+        if self.for_lmc {
+            sc.remotes.clear();
+            let sw = self.fabric.switch_node(SwIdx(s as u32));
+            sc.peers.load(self.fabric, sw, &self.sys);
+        }
+        self.fill_lids(sc, s, row);
+    }
+
+    /// OpenSM's per-LID loop, LMC offset by offset over the whole port
+    /// order, so a port's later LIDs see the counters and remote nodes its
+    /// earlier ones left behind. Without LMC (over 64 neighbour switches)
+    /// it is the one pass over the base LIDs.
+    #[inline]
+    fn fill_lids(&self, sc: &mut Scratch, s: usize, row: &mut [u8]) {
+        for off in 0..self.max_offsets {
+            for (ti, t) in self.order.iter().enumerate() {
+                if off >= u32::from(lids_per_port(t.lmc)) {
+                    continue;
+                }
+                let lid = t.lid as usize + off as usize;
+                if lid >= row.len() {
+                    continue;
+                }
+                let start = if off == 0 { 1 } else { row[lid - 1] as u32 + 1 };
+                // Offset 0 finds no earlier LID of its port: no
+                // preference applies, the plain rule gives OpenSM's port.
+                let port = if self.for_lmc && off > 0 {
+                    route_lmc(sc, s, t, ti, start, self.num_ports[s])
+                } else {
+                    route_one(sc, s, t)
+                };
+                row[lid] = port;
+                if port != NO_ROUTE && !t.is_switch {
+                    sc.cnt[port as usize] += 1;
+                    if self.for_lmc {
+                        let p = port as usize;
+                        sc.remotes.record(ti, sc.peers.node[p], sc.peers.sys[p]);
                     }
                 }
             }
-        },
-    );
-    lfts
+        }
+    }
 }
 
 /// The least-hop ports of switch `s` towards `t`, ascending; or, when there
