@@ -3,10 +3,10 @@
 //! A row is padded to whole 64-entry blocks, the unit an SM uploads with one
 //! LinearForwardingTable SMP, so emitting and diffing blocks is slicing.
 
+use super::table_bytes::TableBytes;
+
 /// No route to this LID (OpenSM's `OSM_NO_PATH`).
 pub const NO_ROUTE: u8 = 0xFF;
-
-use super::table_bytes::TableBytes;
 
 /// Entries per LinearForwardingTable block.
 pub const LFT_BLOCK: usize = 64;

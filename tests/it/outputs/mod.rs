@@ -1,10 +1,11 @@
 //! `routec compile` outputs: write-if-changed, `--check`, failed runs,
-//! thread-count independence, depfile, stamp, report, and the fdbs /
+//! thread-count independence, depfile, stamp, report, `-v`, and the fdbs /
 //! subnet files checked against OpenSM's own and with ibdmchk.
 
 mod opensm;
 mod report;
 mod safety;
+mod verbose;
 mod write_if_changed;
 
 use std::path::Path;
