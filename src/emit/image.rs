@@ -114,11 +114,37 @@ pub fn write_image_with(
 ) -> io::Result<()> {
     let ImageParts {
         meta,
-        fingerprint,
         switches,
         lid_guids,
         vl,
+        ..
     } = *parts;
+    check_whole_blocks(switches)?;
+    let l = layout(meta, switches, lid_guids.len(), vl.is_some());
+    let vl_bytes = vl.map(image_vl::Section::of);
+    let body = body_of(parts, &l);
+    let rows: Vec<&[u8]> = switches.iter().map(|s| s.lft).collect();
+    let (vl_digest, row_digests) = rayon::join(
+        || vl_bytes.as_ref().map(image_vl::Section::digest),
+        || row_digests(&rows),
+    );
+    rows_hashed(&row_digests);
+    let digest = content_digest_of(&body, &row_digests, vl_digest);
+    let head = header_of(parts, &l, vl_bytes.as_ref(), &digest);
+    out.write_all(&head)?;
+    out.write_all(&body)?;
+    for s in switches {
+        out.write_all(s.lft)?;
+    }
+    if let Some(v) = &vl_bytes {
+        v.write_to(out)?;
+    }
+    Ok(())
+}
+
+/// Rows are stored and read as whole LinearForwardingTable blocks, so a
+/// partial block is refused before anything is written.
+fn check_whole_blocks(switches: &[ImageSwitch]) -> io::Result<()> {
     if let Some(s) = switches.iter().find(|s| s.lft.len() % LFT_BLOCK != 0) {
         return Err(io::Error::other(format!(
             "switch {}: LFT of {} bytes is not whole blocks",
@@ -126,11 +152,15 @@ pub fn write_image_with(
             s.lft.len()
         )));
     }
-    let l = layout(meta, switches, lid_guids.len(), vl.is_some());
-    let vl_bytes = vl.map(image_vl::Section::of);
+    Ok(())
+}
+
+/// The directory, LID table and string table, padded to the tables: built
+/// in memory because the content digest in the header covers them.
+fn body_of(parts: &ImageParts, l: &Layout) -> Vec<u8> {
     let mut body = Vec::with_capacity(l.tables - l.dir);
     let (mut desc_at, mut table_at) = (0u32, l.tables as u64);
-    for s in switches {
+    for s in parts.switches {
         body.extend_from_slice(&s.guid.0.to_le_bytes());
         body.extend_from_slice(&table_at.to_le_bytes());
         body.extend_from_slice(&s.lid.to_le_bytes());
@@ -142,27 +172,39 @@ pub fn write_image_with(
         desc_at += s.desc.len() as u32;
         table_at += s.lft.len() as u64;
     }
-    for g in lid_guids {
+    for g in parts.lid_guids {
         body.extend_from_slice(&g.0.to_le_bytes());
     }
-    for s in switches {
+    for s in parts.switches {
         body.extend_from_slice(s.desc.as_bytes());
     }
     body.resize(l.tables - l.dir, 0);
-    let rows: Vec<&[u8]> = switches.iter().map(|s| s.lft).collect();
-    let (vl_digest, row_digests) = rayon::join(
-        || vl_bytes.as_ref().map(image_vl::Section::digest),
-        || row_digests(&rows),
-    );
-    rows_hashed(&row_digests);
-    let digest = content_digest_of(&body, &row_digests, vl_digest);
+    body
+}
+
+/// The header, written last in memory because it carries the content
+/// digest of everything after it; a VL section makes it a version 2
+/// header with the section's place.
+fn header_of(
+    parts: &ImageParts,
+    l: &Layout,
+    vl_bytes: Option<&image_vl::Section>,
+    digest: &[u8; 32],
+) -> Vec<u8> {
+    let ImageParts {
+        meta,
+        fingerprint,
+        switches,
+        lid_guids,
+        ..
+    } = *parts;
     let mut head = vec![0u8; l.header_len];
     let mut put = |at: usize, bytes: &[u8]| head[at..at + bytes.len()].copy_from_slice(bytes);
     put(0, &MAGIC);
-    let version = if vl_bytes.is_some() {
-        VERSION_VL
+    let (version, fixed) = if vl_bytes.is_some() {
+        (VERSION_VL, HEADER_LEN_VL)
     } else {
-        VERSION
+        (VERSION, HEADER_LEN)
     };
     put(field::VERSION, &version.to_le_bytes());
     put(field::HEADER_LEN, &(l.header_len as u32).to_le_bytes());
@@ -176,35 +218,20 @@ pub fn write_image_with(
         (field::TABLES, l.tables),
         (
             field::FILE_LEN,
-            l.file_len + vl_bytes.as_ref().map_or(0, image_vl::Section::byte_len),
+            l.file_len + vl_bytes.map_or(0, image_vl::Section::byte_len),
         ),
     ] {
         put(at, &(v as u64).to_le_bytes());
     }
-    if let Some(v) = &vl_bytes {
+    if let Some(v) = vl_bytes {
         put(field::VL_SECTION, &(l.file_len as u64).to_le_bytes());
         put(field::VL_LEN, &(v.byte_len() as u64).to_le_bytes());
     }
     put(field::FINGERPRINT, fingerprint);
-    put(field::DIGEST, &digest);
+    put(field::DIGEST, digest);
     put(field::META_LEN, &(meta.len() as u32).to_le_bytes());
-    put(
-        if vl_bytes.is_some() {
-            HEADER_LEN_VL
-        } else {
-            HEADER_LEN
-        },
-        meta.as_bytes(),
-    );
-    out.write_all(&head)?;
-    out.write_all(&body)?;
-    for s in switches {
-        out.write_all(s.lft)?;
-    }
-    if let Some(v) = &vl_bytes {
-        v.write_to(out)?;
-    }
-    Ok(())
+    put(fixed, meta.as_bytes());
+    head
 }
 
 /// Writes an image zstd-compressed at [`ZSTD_LEVEL`], single-threaded.

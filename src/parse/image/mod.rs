@@ -3,13 +3,17 @@
 //! and the LID table are decoded and bounds-checked; rows stay in the
 //! caller's buffer (usually a memory map) and are handed out with no copy.
 
+mod header;
+
 use std::ops::Range;
 
 use sha2::Digest;
 
+use self::header::{read_declared, read_version};
+use super::image_layout::Declared;
 use crate::model::image::{
-    DIR_ENTRY_LEN, HEADER_LEN, HEADER_LEN_VL, ImageHeader, MAGIC, VERSION, VERSION_VL,
-    VL_DIR_ENTRY_LEN, VL_HEAD_LEN, VL_MAGIC, content_digest_of, field, vl_field,
+    DIR_ENTRY_LEN, ImageHeader, MAGIC, VERSION_VL, VL_DIR_ENTRY_LEN, VL_HEAD_LEN, VL_MAGIC,
+    content_digest_of, field, vl_field,
 };
 use crate::model::{Guid, LFT_BLOCK};
 
@@ -101,96 +105,20 @@ pub fn is_image(bytes: &[u8]) -> bool {
 /// [`verify_digest`] when the bytes may be damaged.
 pub fn read_index(bytes: &[u8]) -> Result<ImageIndex, ImageError> {
     let c = Cursor(bytes);
-    if !is_image(bytes) {
-        return Err(bad("not a routec route image (bad magic)"));
-    }
-    let version = c.u32(field::VERSION)?;
-    if version != VERSION && version != VERSION_VL {
-        return Err(bad(format!(
-            "version {version} is not supported (this build reads {VERSION} and {VERSION_VL})"
-        )));
-    }
-    let num_switches = c.u32(field::NUM_SWITCHES)? as usize;
-    let num_lids = c.u32(field::NUM_LIDS)? as usize;
-    let (dir, lid_table, strings, strings_len) = (
-        c.u64(field::DIR)?,
-        c.u64(field::LID_TABLE)?,
-        c.u64(field::STRINGS)?,
-        c.u64(field::STRINGS_LEN)?,
-    );
-    let file_len = c.u64(field::FILE_LEN)?;
-    if file_len != bytes.len() {
-        return Err(bad(format!(
-            "header says {file_len} bytes, file has {}",
-            bytes.len()
-        )));
-    }
-    let meta_len = c.u32(field::META_LEN)? as usize;
-    let fixed = if version == VERSION_VL {
-        HEADER_LEN_VL
-    } else {
-        HEADER_LEN
-    };
-    let meta = String::from_utf8_lossy(c.bytes(fixed, meta_len)?).into_owned();
-    let tables = c.u64(field::TABLES)?;
-    super::image_layout::check_header(&super::image_layout::Declared {
-        version,
-        header_len: c.u32(field::HEADER_LEN)? as usize,
-        meta_len,
-        num_switches,
-        num_lids,
-        dir,
-        lid_table,
-        strings,
-        strings_len,
-        tables,
-    })?;
+    let version = read_version(&c)?;
+    let (declared, meta) = read_declared(&c, version)?;
+    super::image_layout::check_header(&declared)?;
     let header = ImageHeader {
         version,
         meta,
         fabric_fingerprint: c.digest(field::FINGERPRINT)?,
         content_digest: c.digest(field::DIGEST)?,
     };
-    let names = c.bytes(strings, strings_len)?;
-    let mut switches = Vec::with_capacity(num_switches.min(bytes.len() / DIR_ENTRY_LEN));
-    for i in 0..num_switches {
-        let e = dir + i * DIR_ENTRY_LEN;
-        let start = c.u64(e + 8)?;
-        let len = c.u16(e + 20)? as usize * LFT_BLOCK;
-        c.bytes(start, len)?;
-        let (d_at, d_len) = (c.u32(e + 24)? as usize, c.u32(e + 28)? as usize);
-        let desc = d_at
-            .checked_add(d_len)
-            .and_then(|end| names.get(d_at..end))
-            .ok_or_else(|| bad(format!("switch {i}: description outside the string table")))?;
-        let top = c.u16(e + 18)?;
-        if top as usize >= len.max(1) {
-            return Err(bad(format!(
-                "switch {i}: LinearFDBTop {top} beyond its {len} entries"
-            )));
-        }
-        switches.push(DirEntry {
-            guid: Guid(c.u64(e)? as u64),
-            lid: c.u16(e + 16)?,
-            top,
-            num_ports: c.bytes(e + 22, 1)?[0],
-            desc: String::from_utf8_lossy(desc).into_owned(),
-            table: start..start + len,
-        });
-    }
-    let lids = c.bytes(lid_table, num_lids * 8)?;
-    let lid_guids = lids
-        .chunks_exact(8)
-        .map(|b| Guid(u64::from_le_bytes(b.try_into().unwrap_or_default())))
-        .collect();
-    let vl_section = if version == VERSION_VL {
-        let at = c.u64(field::VL_SECTION)?;
-        Some(at..at.saturating_add(c.u64(field::VL_LEN)?))
-    } else {
-        None
-    };
+    let switches = read_directory(&c, &declared)?;
+    let lid_guids = read_lid_table(&c, &declared)?;
+    let vl_section = vl_section_of(&c, version)?;
     let rows_end = vl_section.as_ref().map_or(bytes.len(), |s| s.start);
-    super::image_layout::check_directory(&switches, tables, rows_end)?;
+    super::image_layout::check_directory(&switches, declared.tables, rows_end)?;
     let vl = match vl_section {
         Some(section) => Some(read_vl(&c, section, &switches)?),
         None => None,
@@ -201,6 +129,64 @@ pub fn read_index(bytes: &[u8]) -> Result<ImageIndex, ImageError> {
         lid_guids,
         vl,
     })
+}
+
+/// The switch directory: each row and description is bounds-checked here,
+/// so rows can later be handed out of the buffer without a check.
+fn read_directory(c: &Cursor, d: &Declared) -> Result<Vec<DirEntry>, ImageError> {
+    let names = c.bytes(d.strings, d.strings_len)?;
+    let mut switches = Vec::with_capacity(d.num_switches.min(c.0.len() / DIR_ENTRY_LEN));
+    for i in 0..d.num_switches {
+        switches.push(read_dir_entry(c, names, i, d.dir + i * DIR_ENTRY_LEN)?);
+    }
+    Ok(switches)
+}
+
+/// Switch `i`'s directory entry at `e`; `names` is the string table its
+/// description points into.
+fn read_dir_entry(c: &Cursor, names: &[u8], i: usize, e: usize) -> Result<DirEntry, ImageError> {
+    let start = c.u64(e + 8)?;
+    let len = c.u16(e + 20)? as usize * LFT_BLOCK;
+    c.bytes(start, len)?;
+    let (d_at, d_len) = (c.u32(e + 24)? as usize, c.u32(e + 28)? as usize);
+    let desc = d_at
+        .checked_add(d_len)
+        .and_then(|end| names.get(d_at..end))
+        .ok_or_else(|| bad(format!("switch {i}: description outside the string table")))?;
+    let top = c.u16(e + 18)?;
+    if top as usize >= len.max(1) {
+        return Err(bad(format!(
+            "switch {i}: LinearFDBTop {top} beyond its {len} entries"
+        )));
+    }
+    Ok(DirEntry {
+        guid: Guid(c.u64(e)? as u64),
+        lid: c.u16(e + 16)?,
+        top,
+        num_ports: c.bytes(e + 22, 1)?[0],
+        desc: String::from_utf8_lossy(desc).into_owned(),
+        table: start..start + len,
+    })
+}
+
+/// The GUID owning each LID, decoded once so lookups by LID need no
+/// cursor.
+fn read_lid_table(c: &Cursor, d: &Declared) -> Result<Vec<Guid>, ImageError> {
+    let lids = c.bytes(d.lid_table, d.num_lids * 8)?;
+    Ok(lids
+        .chunks_exact(8)
+        .map(|b| Guid(u64::from_le_bytes(b.try_into().unwrap_or_default())))
+        .collect())
+}
+
+/// Where the VL section lies: only version 2 headers have its fields, and
+/// the rows end where it starts.
+fn vl_section_of(c: &Cursor, version: u32) -> Result<Option<Range<usize>>, ImageError> {
+    if version != VERSION_VL {
+        return Ok(None);
+    }
+    let at = c.u64(field::VL_SECTION)?;
+    Ok(Some(at..at.saturating_add(c.u64(field::VL_LEN)?)))
 }
 
 /// Decodes and bounds-checks the VL section at `section`.
