@@ -67,26 +67,40 @@ fn main() {
         t27.image.as_secs_f64() * 1e3
     );
     let out = dir.path().join("out");
-    let image = ["--engine", "dmodc", "--emit", "image"];
+    rlft_27648_rows(&t27, &out, runs);
+    rlft_11664_rows(&t11, &out, runs);
+    reading_rows(&t11, dir.path(), runs);
+}
 
-    let r = compile(&t27, &image, &out, runs);
-    row("27,648 hosts, dmodc compile --emit image", &r, &t27, 400.0);
+const IMAGE: [&str; 4] = ["--engine", "dmodc", "--emit", "image"];
+const MINHOP: [&str; 4] = ["--engine", "minhop", "--emit", "none"];
+
+/// The whole Dmodc compile of 27,648 hosts, its stages and its memory.
+fn rlft_27648_rows(t27: &Fabric, out: &Path, runs: usize) {
+    let r = compile(t27, &IMAGE, out, runs);
+    row("27,648 hosts, dmodc compile --emit image", &r, t27, 400.0);
     for (stage, target) in [("parse", 60.0), ("route", 120.0), ("verify", 150.0)] {
-        stage_row(&r, stage, &t27, target);
+        stage_row(&r, stage, t27, target);
     }
-    memory_row(&r, &t27);
+    memory_row(&r, t27);
+}
 
-    let r = compile(&t11, &image, &out, runs);
-    row("11,664 hosts, dmodc compile --emit image", &r, &t11, 150.0);
-
-    let minhop = ["--engine", "minhop", "--emit", "none"];
-    let r = compile(&t11, &minhop, &out, runs);
-    row("11,664 hosts, minhop compile --emit none", &r, &t11, 200.0);
+/// The whole Dmodc and minhop compiles of 11,664 hosts, and minhop
+/// against OpenSM's routing phase.
+fn rlft_11664_rows(t11: &Fabric, out: &Path, runs: usize) {
+    let r = compile(t11, &IMAGE, out, runs);
+    row("11,664 hosts, dmodc compile --emit image", &r, t11, 150.0);
+    let r = compile(t11, &MINHOP, out, runs);
+    row("11,664 hosts, minhop compile --emit none", &r, t11, 200.0);
     opensm_ratio(&r);
+}
 
-    let kept = dir.path().join("kept");
+/// The commands that read tables: the shift report of a Dmodc image and
+/// `check` of the 1.4 GB text dump of minhop's tables.
+fn reading_rows(t11: &Fabric, dir: &Path, runs: usize) {
+    let kept = dir.join("kept");
     let mut args = vec!["compile", path(&t11.topo)];
-    args.extend_from_slice(&image);
+    args.extend_from_slice(&IMAGE);
     args.extend_from_slice(&["-o", path(&kept)]);
     assert!(status(&args));
     let lft = kept.join("routes.lft");
@@ -98,28 +112,20 @@ fn main() {
         "--pattern",
         "shift",
     ];
-    row(
-        "11,664 hosts, report --pattern shift",
-        &timed(&shift, runs),
-        &t11,
-        1000.0,
-    );
-
-    if std::env::var_os("ROUTEC_TARGET_SKIP_DUMP").is_none() {
-        let dump_dir = dir.path().join("dump");
-        let mut args = vec!["compile", path(&t11.topo)];
-        args.extend_from_slice(&minhop[..2]);
-        args.extend_from_slice(&["--emit", "opensm", "-o", path(&dump_dir)]);
-        assert!(status(&args));
-        let dump = dump_dir.join("opensm-lfts.dump");
-        let check = ["check", path(&t11.topo), "--lfts", path(&dump)];
-        row(
-            "11,664 hosts, check of opensm-lfts.dump (1.4 GB)",
-            &timed(&check, runs.min(5)),
-            &t11,
-            1500.0,
-        );
+    let name = "11,664 hosts, report --pattern shift";
+    row(name, &timed(&shift, runs), t11, 1000.0);
+    if std::env::var_os("ROUTEC_TARGET_SKIP_DUMP").is_some() {
+        return;
     }
+    let dump_dir = dir.join("dump");
+    let mut args = vec!["compile", path(&t11.topo)];
+    args.extend_from_slice(&MINHOP[..2]);
+    args.extend_from_slice(&["--emit", "opensm", "-o", path(&dump_dir)]);
+    assert!(status(&args));
+    let dump = dump_dir.join("opensm-lfts.dump");
+    let check = ["check", path(&t11.topo), "--lfts", path(&dump)];
+    let name = "11,664 hosts, check of opensm-lfts.dump (1.4 GB)";
+    row(name, &timed(&check, runs.min(5)), t11, 1500.0);
 }
 
 /// Writes the PGFT's ibnetdiscover file with `routec gen pgft` and times
@@ -261,7 +267,7 @@ fn line(name: &str, v: &mut [f64], f: &Fabric, target_ms: f64) {
 
 fn memory_row(r: &Runs, f: &Fabric) {
     if r.peak_mb.is_empty() {
-        eprintln!("  peak memory: not reported (no /proc)");
+        eprintln!("  peak memory: not reported (no /proc, or a build whose -v does not print it)");
         return;
     }
     let (mid, lo, hi) = median(&mut r.peak_mb.clone());
