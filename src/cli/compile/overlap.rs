@@ -14,6 +14,7 @@
 use std::path::PathBuf;
 
 use super::job::{Emit, Job};
+use super::pipeline::Routed;
 use super::stages::verify_routing;
 use super::write::{packed_state, stage_ibdmchk, stage_image, stage_opensm};
 use super::{CompileArgs, McastCheck, McastRun};
@@ -33,21 +34,25 @@ pub(super) struct Checked {
     pub early: Result<Early>,
 }
 
-/// Verifies `routing` (the `verify` stage ends with the verdict) while a
-/// second thread stages the image, the dumps and the state; the `emit`
-/// stage begins while that thread finishes.
-#[allow(clippy::too_many_arguments)]
+/// Verifies the routing of `r` (the `verify` stage ends with the verdict)
+/// while a second thread stages the image, the dumps and the state; the
+/// `emit` stage begins while that thread finishes.
 pub(super) fn verify_and_stage(
     args: &CompileArgs,
     job: &Job,
-    fabric: &Fabric,
-    lids: &LidMap,
-    routing: &mut Routing,
+    r: &mut Routed,
     mcast: Option<McastRun>,
-    vls: u8,
     phases: &mut Phases,
     g: &Global,
 ) -> Checked {
+    let Routed {
+        fabric,
+        lids,
+        routing,
+        vls,
+        ..
+    } = r;
+    let (fabric, lids, vls) = (&*fabric, &*lids, *vls);
     let opts = VerifyOptions {
         operational_vls: vls,
         hop_limit: args.max_hops,

@@ -145,17 +145,7 @@ pub(super) fn verify(
     g: &Global,
 ) -> overlap::Checked {
     phases.begin("verify");
-    overlap::verify_and_stage(
-        args,
-        job,
-        &r.fabric,
-        &r.lids,
-        &mut r.routing,
-        mcast,
-        r.vls,
-        phases,
-        g,
-    )
+    overlap::verify_and_stage(args, job, r, mcast, phases, g)
 }
 
 /// A failed verification writes nothing (`--allow-invalid` writes
