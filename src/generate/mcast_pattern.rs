@@ -56,7 +56,9 @@ pub fn parse_dims(s: &str) -> Result<Vec<usize>> {
     })
 }
 
-/// Generates the groups of `pattern`.
+/// Generates the groups of `pattern`. Grids place process `r` on node
+/// `r / procs_per_node`; random groups take distinct nodes, so
+/// `procs_per_node` does not apply to them.
 pub fn generate(
     fabric: &Fabric,
     pattern: Pattern,
@@ -65,12 +67,36 @@ pub fn generate(
     seed: u64,
 ) -> Result<Vec<McastGroup>> {
     let nodes = node_order(fabric);
-    let k = procs_per_node.max(1) as usize;
-    // the product of the dimensions, checked: `--dims 2^64-1x2^64-1`
-    // wrapped to 1 and then built 2^64 groups
-    let need = |dims: &[usize]| -> Result<()> {
+    let grid = ProcessGrid {
+        nodes: &nodes,
+        procs_per_node: procs_per_node.max(1) as usize,
+    };
+    match (pattern, dims) {
+        (Pattern::Grid2d, &[a, b]) => grid.rows_and_columns(a, b),
+        (Pattern::Grid3d, &[a, b, c]) => grid.lines_3d(a, b, c),
+        (Pattern::Random, &[g, s]) => random_groups(&nodes, g, s, seed),
+        _ => Err(Error::Usage(format!(
+            "{pattern:?} takes {} dimensions",
+            if pattern == Pattern::Grid3d { 3 } else { 2 }
+        ))),
+    }
+}
+
+/// MPI processes laid on the nodes in node order, `procs_per_node` to a
+/// node: a group of ranks becomes a group of the nodes running them.
+struct ProcessGrid<'a> {
+    nodes: &'a [Member],
+    procs_per_node: usize,
+}
+
+impl ProcessGrid<'_> {
+    /// Refuses a grid of more processes than the nodes run. The product of
+    /// the dimensions is checked: `--dims 2^64-1x2^64-1` wrapped to 1 and
+    /// then built 2^64 groups.
+    fn check_fits(&self, dims: &[usize]) -> Result<()> {
+        let k = self.procs_per_node;
         let procs = dims.iter().try_fold(1usize, |p, &d| p.checked_mul(d));
-        if procs.is_none_or(|procs| procs > nodes.len() * k) {
+        if procs.is_none_or(|procs| procs > self.nodes.len() * k) {
             let procs = dims
                 .iter()
                 .map(usize::to_string)
@@ -78,72 +104,78 @@ pub fn generate(
                 .join("x");
             return Err(Error::Usage(format!(
                 "{procs} processes do not fit on {} nodes x {k} processes per node",
-                nodes.len()
+                self.nodes.len()
             )));
         }
         Ok(())
-    };
-    let host = |rank: usize| nodes[rank / k];
-    let line = |name: String, ranks: &mut dyn Iterator<Item = usize>| {
-        McastGroup::new(name, None, ranks.map(host).collect())
-    };
-    match (pattern, dims) {
-        (Pattern::Grid2d, &[a, b]) => {
-            need(&[a, b])?;
-            let rows = (0..b).map(|y| line(format!("row.{y}"), &mut (0..a).map(|x| x + a * y)));
-            let cols = (0..a).map(|x| line(format!("col.{x}"), &mut (0..b).map(|y| x + a * y)));
-            Ok(rows.chain(cols).collect())
-        }
-        (Pattern::Grid3d, &[a, b, c]) => {
-            need(&[a, b, c])?;
-            let r = |x: usize, y: usize, z: usize| x + a * (y + b * z);
-            let mut v = Vec::with_capacity(b * c + a * c + a * b);
-            for z in 0..c {
-                for y in 0..b {
-                    v.push(line(format!("x.{y}.{z}"), &mut (0..a).map(|x| r(x, y, z))));
-                }
-            }
-            for z in 0..c {
-                for x in 0..a {
-                    v.push(line(format!("y.{x}.{z}"), &mut (0..b).map(|y| r(x, y, z))));
-                }
-            }
-            for y in 0..b {
-                for x in 0..a {
-                    v.push(line(format!("z.{x}.{y}"), &mut (0..c).map(|z| r(x, y, z))));
-                }
-            }
-            Ok(v)
-        }
-        (Pattern::Random, &[g, s]) => {
-            if g > MAX_GROUPS {
-                return Err(Error::Usage(format!(
-                    "{g} groups: a fabric holds at most {MAX_GROUPS} (one MLID each, 0xC000..=0xFFFE)"
-                )));
-            }
-            if s > nodes.len() {
-                return Err(Error::Usage(format!(
-                    "groups of {s} do not fit on {} nodes",
-                    nodes.len()
-                )));
-            }
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            Ok((0..g)
-                .map(|i| {
-                    McastGroup::new(
-                        format!("rand.{i}"),
-                        None,
-                        sample(&mut rng, nodes.len(), s)
-                            .into_iter()
-                            .map(|j| nodes[j])
-                            .collect(),
-                    )
-                })
-                .collect())
-        }
-        _ => Err(Error::Usage(format!(
-            "{pattern:?} takes {} dimensions",
-            if pattern == Pattern::Grid3d { 3 } else { 2 }
-        ))),
     }
+
+    /// The group of the nodes running `ranks`, in rank order.
+    fn line(&self, name: String, ranks: impl Iterator<Item = usize>) -> McastGroup {
+        let hosts = ranks.map(|rank| self.nodes[rank / self.procs_per_node]);
+        McastGroup::new(name, None, hosts.collect())
+    }
+
+    /// An `a` x `b` grid: the `b` rows (`row.y`), then the `a` columns
+    /// (`col.x`); rank `x + a*y`.
+    fn rows_and_columns(&self, a: usize, b: usize) -> Result<Vec<McastGroup>> {
+        self.check_fits(&[a, b])?;
+        let rows = (0..b).map(|y| self.line(format!("row.{y}"), (0..a).map(|x| x + a * y)));
+        let cols = (0..a).map(|x| self.line(format!("col.{x}"), (0..b).map(|y| x + a * y)));
+        Ok(rows.chain(cols).collect())
+    }
+
+    /// An `a` x `b` x `c` grid: the lines along x (`x.y.z`), then along y
+    /// (`y.x.z`), then along z (`z.x.y`); rank `x + a*(y + b*z)`.
+    fn lines_3d(&self, a: usize, b: usize, c: usize) -> Result<Vec<McastGroup>> {
+        self.check_fits(&[a, b, c])?;
+        let r = |x: usize, y: usize, z: usize| x + a * (y + b * z);
+        let mut v = Vec::with_capacity(b * c + a * c + a * b);
+        for z in 0..c {
+            for y in 0..b {
+                v.push(self.line(format!("x.{y}.{z}"), (0..a).map(|x| r(x, y, z))));
+            }
+        }
+        for z in 0..c {
+            for x in 0..a {
+                v.push(self.line(format!("y.{x}.{z}"), (0..b).map(|y| r(x, y, z))));
+            }
+        }
+        for y in 0..b {
+            for x in 0..a {
+                v.push(self.line(format!("z.{x}.{y}"), (0..c).map(|z| r(x, y, z))));
+            }
+        }
+        Ok(v)
+    }
+}
+
+/// `g` groups (`rand.i`) of `s` distinct nodes each, drawn from a ChaCha8
+/// stream seeded by `seed` so the same seed gives the same groups. `g` is
+/// capped at [`MAX_GROUPS`], checked before the group size.
+fn random_groups(nodes: &[Member], g: usize, s: usize, seed: u64) -> Result<Vec<McastGroup>> {
+    if g > MAX_GROUPS {
+        return Err(Error::Usage(format!(
+            "{g} groups: a fabric holds at most {MAX_GROUPS} (one MLID each, 0xC000..=0xFFFE)"
+        )));
+    }
+    if s > nodes.len() {
+        return Err(Error::Usage(format!(
+            "groups of {s} do not fit on {} nodes",
+            nodes.len()
+        )));
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    Ok((0..g)
+        .map(|i| {
+            McastGroup::new(
+                format!("rand.{i}"),
+                None,
+                sample(&mut rng, nodes.len(), s)
+                    .into_iter()
+                    .map(|j| nodes[j])
+                    .collect(),
+            )
+        })
+        .collect())
 }
