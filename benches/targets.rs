@@ -102,7 +102,7 @@ fn reading_rows(t11: &Fabric, dir: &Path, runs: usize) {
     let mut args = vec!["compile", path(&t11.topo)];
     args.extend_from_slice(&IMAGE);
     args.extend_from_slice(&["-o", path(&kept)]);
-    assert!(status(&args));
+    run(&args);
     let lft = kept.join("routes.lft");
     let shift = [
         "report",
@@ -121,7 +121,7 @@ fn reading_rows(t11: &Fabric, dir: &Path, runs: usize) {
     let mut args = vec!["compile", path(&t11.topo)];
     args.extend_from_slice(&MINHOP[..2]);
     args.extend_from_slice(&["--emit", "opensm", "-o", path(&dump_dir)]);
-    assert!(status(&args));
+    run(&args);
     let dump = dump_dir.join("opensm-lfts.dump");
     let check = ["check", path(&t11.topo), "--lfts", path(&dump)];
     let name = "11,664 hosts, check of opensm-lfts.dump (1.4 GB)";
@@ -134,7 +134,7 @@ fn fabric(dir: &Path, name: &str, m: [u32; 3], w: [u32; 3]) -> Fabric {
     let topo = dir.join(format!("{name}.topo"));
     let list = |v: [u32; 3]| format!("{},{},{}", v[0], v[1], v[2]);
     let (m, w) = (list(m), list(w));
-    assert!(status(&[
+    run(&[
         "gen",
         "pgft",
         "--h",
@@ -144,8 +144,8 @@ fn fabric(dir: &Path, name: &str, m: [u32; 3], w: [u32; 3]) -> Fabric {
         "--w",
         &w,
         "-o",
-        path(&topo)
-    ]));
+        path(&topo),
+    ]);
     let spec = |s: &str| {
         s.split(',')
             .map(|x| x.parse().unwrap())
@@ -210,15 +210,6 @@ fn run(args: &[&str]) -> (f64, String) {
     let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(o.status.success(), "routec {args:?}: {stderr}");
     (ms, stderr)
-}
-
-fn status(args: &[&str]) -> bool {
-    Command::new(bin())
-        .args(args)
-        .output()
-        .expect("run routec")
-        .status
-        .success()
 }
 
 fn path(p: &Path) -> &str {
