@@ -48,6 +48,7 @@ pub(crate) use entries::PART;
 mod dest;
 mod entries;
 mod walker;
+mod weigh;
 
 /// `hop` entry of a port that does not lead to another switch.
 const NONE: u32 = u32::MAX;
@@ -111,6 +112,11 @@ pub(crate) struct FastTables {
     /// the walk loads the few other switches on their routes itself
     /// (`Acc::load_part`). `None`: every part is loaded whole.
     source_runs: Option<Vec<(u32, u32)>>,
+    /// The switches with end ports as runs, when few enough to weigh the
+    /// sources of a CA LID run by run (`fast/weigh.rs`).
+    leaf_runs: Option<Vec<(u32, u32)>>,
+    /// A weight of 1 per switch: every switch is one source of a switch LID.
+    ones: Vec<u32>,
 }
 
 impl FastTables {
@@ -166,16 +172,8 @@ impl FastTables {
                 min_op.is_some_and(|m| v >= m || v == crate::model::vl::VL_DROP)
             })
             .fold(0u16, |m, sl| m | 1 << sl);
-        let source_runs = (!cx.all_paths && cx.leaves.len() * 4 < n * 3).then(|| {
-            let mut runs: Vec<(u32, u32)> = Vec::new();
-            for &s in cx.leaves {
-                match runs.last_mut() {
-                    Some(r) if r.1 == s => r.1 += 1,
-                    _ => runs.push((s, s + 1)),
-                }
-            }
-            runs
-        });
+        let leaf_runs = weigh::runs_of(cx.leaves);
+        let source_runs = (!cx.all_paths && cx.leaves.len() * 4 < n * 3).then(|| leaf_runs.clone());
         Some(FastTables {
             hop,
             weight,
@@ -184,6 +182,8 @@ impl FastTables {
             hop_limit: cx.hop_limit.min(MAX_DEPTH) as u8,
             down_in,
             source_runs,
+            leaf_runs: weigh::few_runs(&leaf_runs, cx.leaves.len()).then_some(leaf_runs),
+            ones: vec![1; n],
         })
     }
 }
@@ -201,6 +201,8 @@ impl FastTables {
             hop_limit: 64,
             down_in: Vec::new(),
             source_runs: None,
+            leaf_runs: None,
+            ones: Vec::new(),
         }
     }
 }
@@ -285,38 +287,6 @@ impl FastScratch {
             self.hist[..=usize::from(m)].fill(0);
         }
         self.clear_marks();
-    }
-
-    /// Adds each source's `weight` at its depth to `hist` (after a clean
-    /// walk, every source with weight has one); the deepest such depth,
-    /// `None` when no source has weight.
-    fn weigh(&mut self, sources: &[u32], weight: impl Fn(usize) -> u32) -> Option<u8> {
-        let mut maxd: Option<u8> = None;
-        // weight of the current run of sources at one depth, added to
-        // `hist` when the depth changes: consecutive adds to one slot
-        // would wait on each other (sources of a pod share their depth)
-        let (mut run_d, mut run_w) = (0u8, 0u64);
-        for &s in sources {
-            let w = u64::from(weight(s as usize));
-            if w == 0 {
-                continue;
-            }
-            let d = self.depth[s as usize];
-            if d == run_d {
-                run_w += w;
-            } else {
-                if run_w > 0 {
-                    self.hist[usize::from(run_d)] += run_w;
-                    maxd = maxd.max(Some(run_d));
-                }
-                (run_d, run_w) = (d, w);
-            }
-        }
-        if run_w > 0 {
-            self.hist[usize::from(run_d)] += run_w;
-            maxd = maxd.max(Some(run_d));
-        }
-        maxd
     }
 
     /// Forgets the in-tree marks of the current destination.

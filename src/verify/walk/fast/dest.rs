@@ -58,15 +58,30 @@ impl Acc {
         // that may weigh nothing is `t` itself (a leaf weighs its end
         // ports, plus one with `all_paths`; any switch weighs 1 toward a
         // switch LID), and its depth 0 is known: no walk.
-        let clean = sources
-            .iter()
-            .all(|&s| walker.depth_of(s as usize).is_some());
+        let all_run = [(0, n as u32)];
+        let runs = if tgt.is_end && !cx.all_paths {
+            ft.leaf_runs.as_deref()
+        } else {
+            Some(&all_run[..])
+        };
+        let clean = match runs {
+            Some(r) => r
+                .iter()
+                .all(|&(lo, hi)| walker.walk_span(lo as usize, hi as usize)),
+            None => sources
+                .iter()
+                .all(|&s| walker.depth_of(s as usize).is_some()),
+        };
         f.ntouched = walker.done();
         if !clean {
             f.clear_marks();
             return false;
         }
-        let maxd = f.weigh(sources, weight);
+        let weights = if tgt.is_end { &ft.weight } else { &ft.ones };
+        // `t` is a source: it has the destination's end port, or every
+        // switch is one
+        let by_runs = runs.and_then(|r| f.weigh_runs(r, weights, weight(t)));
+        let maxd = by_runs.unwrap_or_else(|| f.weigh(sources, weight));
         // SLs of all sources, and of those that forward (not at `t`)
         let (mut all_sls, mut fwd_sls) = (0u16, 0u16);
         let per_source = cx

@@ -33,6 +33,10 @@ pub(super) struct Walker<'a> {
     load: Loader<'a>,
     t: usize,
     hop_limit: u8,
+    /// The switch the last hops entered, and their in ports not yet in
+    /// `masks`: consecutive sources mostly enter one switch.
+    run_to: usize,
+    run_mask: u64,
 }
 
 impl FastScratch {
@@ -59,14 +63,48 @@ impl FastScratch {
             load,
             t,
             hop_limit,
+            run_to: t,
+            run_mask: 0,
         }
     }
 }
 
 impl Walker<'_> {
     /// The number of switches touched, for the scratch's `ntouched`.
-    pub(super) fn done(self) -> usize {
+    pub(super) fn done(mut self) -> usize {
+        self.flush_run();
         self.ntouched
+    }
+
+    /// Walks every source of switches `lo..hi` ([`Walker::depth_of`]);
+    /// `false` at the first that fails. A source whose next switch is
+    /// the previous source's takes its depth without reading it: the
+    /// leaves of a pod mostly go up to one spine (issue 17).
+    #[inline(always)]
+    pub(super) fn walk_span(&mut self, lo: usize, hi: usize) -> bool {
+        // the previous source's next switch and that switch's depth
+        let (mut prev, mut prev_d) = (usize::MAX, 0u8);
+        for s in lo..hi {
+            if self.depth[s] != UNKNOWN {
+                continue;
+            }
+            let h = self.col[s];
+            if h < UNLOADED && next_of(h) == prev {
+                // within the hop limit: the previous source's depth was
+                self.depth[s] = prev_d + 1;
+                self.enter(h);
+                continue;
+            }
+            let Some(d) = self.depth_of(s) else {
+                return false;
+            };
+            // (its entry, loaded by the walk if it was not)
+            let h = self.col[s];
+            if h < UNLOADED {
+                (prev, prev_d) = (next_of(h), d - 1);
+            }
+        }
+        true
     }
 
     /// The hops from source `src` to the target, walking its route if
@@ -138,12 +176,25 @@ impl Walker<'_> {
     #[inline(always)]
     fn enter(&mut self, h: u32) {
         let to = next_of(h);
+        let bit = 1u64 << far_of(h);
+        if to == self.run_to {
+            self.run_mask |= bit;
+            return;
+        }
+        self.flush_run();
+        self.run_to = to;
+        self.run_mask = bit;
+    }
+
+    #[inline(always)]
+    fn flush_run(&mut self) {
+        let to = self.run_to;
         if to != self.t {
             let was = self.masks[to];
             // branch-free: written always, kept when the mask was empty
             self.touched[self.ntouched] = to as u32;
             self.ntouched += usize::from(was == 0);
-            self.masks[to] = was | 1u64 << far_of(h);
+            self.masks[to] = was | self.run_mask;
         }
     }
 
