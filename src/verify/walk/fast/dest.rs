@@ -50,29 +50,21 @@ impl Acc {
             lid,
             filled: &mut self.filled,
         };
-        let mut walker = f.walker(&mut self.hblk[j * n..(j + 1) * n], t, load);
-        // the walk alone, the weights and SLs after it: with them in one
-        // loop its state did not fit the registers, and the run of
-        // weights and the scratch's pointers went to the stack and back
-        // at every source (issue 17). No weight check: the one source
-        // that may weigh nothing is `t` itself (a leaf weighs its end
-        // ports, plus one with `all_paths`; any switch weighs 1 toward a
-        // switch LID), and its depth 0 is known: no walk.
         let all_run = [(0, n as u32)];
         let runs = if tgt.is_end && !cx.all_paths {
             ft.leaf_runs.as_deref()
         } else {
             Some(&all_run[..])
         };
-        let clean = match runs {
-            Some(r) => r
-                .iter()
-                .all(|&(lo, hi)| walker.walk_span(lo as usize, hi as usize)),
-            None => sources
-                .iter()
-                .all(|&s| walker.depth_of(s as usize).is_some()),
+        // (the turns of switch-LID routes stay out of the CDG: ibdmchk
+        // without -a; their walk does not mark in ports)
+        let turns = tgt.is_end || cx.all_paths;
+        let col = &mut self.hblk[j * n..(j + 1) * n];
+        let clean = if turns {
+            f.walk_sources::<true>(col, t, load, runs, sources)
+        } else {
+            f.walk_sources::<false>(col, t, load, runs, sources)
         };
-        f.ntouched = walker.done();
         if !clean {
             f.clear_marks();
             return false;
@@ -102,7 +94,6 @@ impl Acc {
             all_sls = u16::from(maxd.is_some());
             fwd_sls = u16::from(maxd > Some(0));
         }
-        let turns = tgt.is_end || cx.all_paths;
         if turns && all_sls & ft.bad_sls != 0 {
             // a lane problem somewhere: the exact pass finds and reports it
             f.forget(maxd);

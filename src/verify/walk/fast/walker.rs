@@ -22,8 +22,10 @@ pub(in crate::verify::walk) struct Loader<'a> {
 }
 
 /// One destination's walk: the scratch split into slices, the column of
-/// `hop` entries toward it and its target switch.
-pub(super) struct Walker<'a> {
+/// `hop` entries toward it and its target switch. `MARK`: whether the
+/// walk marks the in ports of the in-tree (for its turns); routes toward
+/// a switch LID stay out of the CDG, so their walk only finds depths.
+pub(super) struct Walker<'a, const MARK: bool> {
     depth: &'a mut [u8],
     masks: &'a mut [u64],
     touched: &'a mut [u32],
@@ -43,12 +45,12 @@ impl FastScratch {
     /// The walk toward the destination whose column is `col` and target
     /// switch `t`; [`Walker::done`] gives the scratch back its count of
     /// touched switches.
-    pub(super) fn walker<'a>(
+    pub(super) fn walker<'a, const MARK: bool>(
         &'a mut self,
         col: &'a mut [u32],
         t: usize,
         load: Loader<'a>,
-    ) -> Walker<'a> {
+    ) -> Walker<'a, MARK> {
         let hop_limit = load.ft.hop_limit;
         // one length for the four per-switch slices: their bounds checks
         // then share it (one register fewer in the walk's loop)
@@ -69,7 +71,37 @@ impl FastScratch {
     }
 }
 
-impl Walker<'_> {
+impl FastScratch {
+    /// Walks the sources toward the destination whose column is `col` and
+    /// target switch `t` (`runs` of them when they lie in few, else the
+    /// list `sources`), keeping the count of touched switches; `false` at
+    /// the first source whose route is not clean. The walk alone, the
+    /// weights and SLs after it: with them in one loop its state did not
+    /// fit the registers, and the run of weights and the scratch's
+    /// pointers went to the stack and back at every source (issue 17).
+    pub(super) fn walk_sources<const MARK: bool>(
+        &mut self,
+        col: &mut [u32],
+        t: usize,
+        load: Loader<'_>,
+        runs: Option<&[(u32, u32)]>,
+        sources: &[u32],
+    ) -> bool {
+        let mut walker = self.walker::<MARK>(col, t, load);
+        let clean = match runs {
+            Some(r) => r
+                .iter()
+                .all(|&(lo, hi)| walker.walk_span(lo as usize, hi as usize)),
+            None => sources
+                .iter()
+                .all(|&s| walker.depth_of(s as usize).is_some()),
+        };
+        self.ntouched = walker.done();
+        clean
+    }
+}
+
+impl<const MARK: bool> Walker<'_, MARK> {
     /// The number of switches touched, for the scratch's `ntouched`.
     pub(super) fn done(mut self) -> usize {
         self.flush_run();
@@ -175,6 +207,9 @@ impl Walker<'_> {
     /// next switch, unless that is the target `t`.
     #[inline(always)]
     fn enter(&mut self, h: u32) {
+        if !MARK {
+            return;
+        }
         let to = next_of(h);
         let bit = 1u64 << far_of(h);
         if to == self.run_to {
@@ -189,7 +224,7 @@ impl Walker<'_> {
     #[inline(always)]
     fn flush_run(&mut self) {
         let to = self.run_to;
-        if to != self.t {
+        if MARK && to != self.t {
             let was = self.masks[to];
             // branch-free: written always, kept when the mask was empty
             self.touched[self.ntouched] = to as u32;
