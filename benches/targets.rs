@@ -14,7 +14,12 @@
 //! (`routing_s` of `run_osm.sh`), for the minhop row's ratio;
 //! `ROUTEC_TARGET_SKIP_DUMP=1` skips the row that writes and checks the
 //! 1.4 GB `opensm-lfts.dump`; `ROUTEC_TARGET_BIN=PATH` times another
-//! build (an earlier commit's) on the same fabrics and references.
+//! build (an earlier commit's) on the same fabrics and references;
+//! `ROUTEC_TARGET_BEFORE=PATH` times an earlier build too, each of its
+//! runs alternating with one of this build's, and prints its medians and
+//! the change under each row: a machine that drifts by a tenth within
+//! minutes moves both alike, where two benches one after the other would
+//! not (issue 17).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -25,6 +30,10 @@ use routec::model::LidMap;
 use routec::route::{Dmodc, Engine, RouteOptions};
 
 mod common;
+#[path = "targets/rows.rs"]
+mod rows;
+
+use rows::{memory_row, opensm_ratio, row, stage_row};
 
 /// The binary timed: this build's, or `ROUTEC_TARGET_BIN`.
 fn bin() -> String {
@@ -45,6 +54,18 @@ struct Runs {
     wall: Vec<f64>,
     stages: Vec<(String, Vec<f64>)>,
     peak_mb: Vec<f64>,
+}
+
+/// One command's runs by this build and, alternating with them, by the
+/// `ROUTEC_TARGET_BEFORE` build.
+struct Timed {
+    now: Runs,
+    before: Option<Runs>,
+}
+
+/// The earlier build timed beside this one, if any.
+fn before_bin() -> Option<String> {
+    std::env::var("ROUTEC_TARGET_BEFORE").ok()
 }
 
 fn main() {
@@ -167,14 +188,13 @@ fn fabric(dir: &Path, name: &str, m: [u32; 3], w: [u32; 3]) -> Fabric {
 
 /// `routec compile TOPO ARGS -o OUT -v`, `runs` times, `OUT` removed
 /// before each run (a fresh directory: nothing to skip as unchanged).
-fn compile(f: &Fabric, args: &[&str], out: &Path, runs: usize) -> Runs {
+fn compile(f: &Fabric, args: &[&str], out: &Path, runs: usize) -> Timed {
     let mut all = vec!["compile", path(&f.topo)];
     all.extend_from_slice(args);
     all.extend_from_slice(&["-o", path(out), "-v"]);
-    let mut r = Runs::default();
-    for _ in 0..runs {
+    alternate(runs, |bin, r| {
         let _ = std::fs::remove_dir_all(out);
-        let (wall, stderr) = run(&all);
+        let (wall, stderr) = run_bin(bin, &all);
         r.wall.push(wall);
         for line in stderr.lines() {
             if let Some(mb) = line.strip_prefix("peak memory: ") {
@@ -189,26 +209,43 @@ fn compile(f: &Fabric, args: &[&str], out: &Path, runs: usize) -> Runs {
                 }
             }
         }
-    }
-    r
+    })
 }
 
 /// Any other command, `runs` times (wall only).
-fn timed(args: &[&str], runs: usize) -> Runs {
-    let mut r = Runs::default();
-    for _ in 0..runs {
-        r.wall.push(run(args).0);
-    }
-    r
+fn timed(args: &[&str], runs: usize) -> Timed {
+    alternate(runs, |bin, r| r.wall.push(run_bin(bin, args).0))
 }
 
-/// One run: wall milliseconds and stderr; the run must succeed.
+/// `runs` rounds of `one` with this build, each after one with the
+/// `ROUTEC_TARGET_BEFORE` build when there is one.
+fn alternate(runs: usize, mut one: impl FnMut(&str, &mut Runs)) -> Timed {
+    let (now_bin, before) = (bin(), before_bin());
+    let mut t = Timed {
+        now: Runs::default(),
+        before: before.as_ref().map(|_| Runs::default()),
+    };
+    for _ in 0..runs {
+        if let (Some(b), Some(r)) = (&before, &mut t.before) {
+            one(b, r);
+        }
+        one(&now_bin, &mut t.now);
+    }
+    t
+}
+
+/// One run of this build: wall milliseconds and stderr; it must succeed.
 fn run(args: &[&str]) -> (f64, String) {
+    run_bin(&bin(), args)
+}
+
+/// One run of the binary `bin`.
+fn run_bin(bin: &str, args: &[&str]) -> (f64, String) {
     let t = Instant::now();
-    let o = Command::new(bin()).args(args).output().expect("run routec");
+    let o = Command::new(bin).args(args).output().expect("run routec");
     let ms = t.elapsed().as_secs_f64() * 1e3;
     let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(o.status.success(), "routec {args:?}: {stderr}");
+    assert!(o.status.success(), "{bin} {args:?}: {stderr}");
     (ms, stderr)
 }
 
@@ -223,73 +260,4 @@ fn number(s: &str) -> f64 {
         .trim()
         .parse()
         .unwrap_or(f64::NAN)
-}
-
-/// Median and range of `v` (sorted in place).
-fn median(v: &mut [f64]) -> (f64, f64, f64) {
-    v.sort_by(f64::total_cmp);
-    (v[v.len() / 2], v[0], v[v.len() - 1])
-}
-
-fn row(name: &str, r: &Runs, f: &Fabric, target_ms: f64) {
-    line(name, &mut r.wall.clone(), f, target_ms);
-}
-
-fn stage_row(r: &Runs, stage: &str, f: &Fabric, target_ms: f64) {
-    if let Some((_, v)) = r.stages.iter().find(|(s, _)| s == stage) {
-        line(&format!("  stage {stage}"), &mut v.clone(), f, target_ms);
-    }
-}
-
-/// `name: median ms [min–max] = R × copy of the tables = R × image write;
-/// target T ms: met / missed`.
-fn line(name: &str, v: &mut [f64], f: &Fabric, target_ms: f64) {
-    let (mid, lo, hi) = median(v);
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    eprintln!(
-        "{name}: {mid:.1} ms [{lo:.1}-{hi:.1}] = {:.2} × copy of the tables ({:.1} ms) = {:.2} × image write ({:.1} ms); target ≤ {target_ms} ms: {}",
-        mid / ms(f.copy),
-        ms(f.copy),
-        mid / ms(f.image),
-        ms(f.image),
-        if mid <= target_ms { "met" } else { "missed" }
-    );
-}
-
-fn memory_row(r: &Runs, f: &Fabric) {
-    if r.peak_mb.is_empty() {
-        eprintln!("  peak memory: not reported (no /proc, or a build whose -v does not print it)");
-        return;
-    }
-    let (mid, lo, hi) = median(&mut r.peak_mb.clone());
-    let limit = 2.0 * f.table_mb;
-    eprintln!(
-        "  peak memory: {mid:.1} MB [{lo:.1}-{hi:.1}] = {:.2} × the tables ({:.1} MB); target ≤ 2 ×: {}",
-        mid / f.table_mb,
-        f.table_mb,
-        if mid <= limit { "met" } else { "missed" }
-    );
-}
-
-/// The minhop row against OpenSM's routing phase, when it was measured.
-fn opensm_ratio(r: &Runs) {
-    let Some(s) = std::env::var("ROUTEC_OPENSM_ROUTING_S")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
-    else {
-        eprintln!("  OpenSM ratio: set ROUTEC_OPENSM_ROUTING_S (run_osm.sh's routing_s)");
-        return;
-    };
-    let (mid, lo, hi) = median(&mut r.wall.clone());
-    eprintln!(
-        "  OpenSM minhop routing {s:.2} s = {:.0} × this compile [{:.0}-{:.0}]; target ≥ 170 ×: {}",
-        s * 1e3 / mid,
-        s * 1e3 / hi,
-        s * 1e3 / lo,
-        if s * 1e3 / mid >= 170.0 {
-            "met"
-        } else {
-            "missed"
-        }
-    );
 }
