@@ -47,12 +47,15 @@ impl Engine for MinHop {
         lids: &LidMap,
         opts: &RouteOptions,
     ) -> Result<Routing, RouteError> {
-        let g = SwitchGraph::new(fabric);
-        // the port order is serial and needs no distances: it runs while
-        // the BFS fills the other core (issue 17)
-        let (dist, order) = rayon::join(
+        // the switch graph and the port order are serial and need no
+        // distances: they run while the BFS fills the other core (issue 17)
+        let (dist, (g, order)) = rayon::join(
             || Distances::compute(fabric),
-            || order::port_order(fabric, &g, opts.node_order.as_deref()),
+            || {
+                let g = SwitchGraph::new(fabric);
+                let order = order::port_order(fabric, &g, opts.node_order.as_deref());
+                (g, order)
+            },
         );
         let lfts = assign::assign(
             fabric,
