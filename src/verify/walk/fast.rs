@@ -115,7 +115,8 @@ pub(crate) struct FastTables {
     /// The switches with end ports as runs, when few enough to weigh the
     /// sources of a CA LID run by run (`fast/weigh.rs`).
     leaf_runs: Option<Vec<(u32, u32)>>,
-    /// A weight of 1 per switch: every switch is one source of a switch LID.
+    /// A weight of 1 per switch: every switch is one source of a switch LID
+    /// (weighed with `all_paths` only: otherwise they are only counted).
     ones: Vec<u32>,
 }
 

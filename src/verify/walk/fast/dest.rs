@@ -69,6 +69,12 @@ impl Acc {
             f.clear_marks();
             return false;
         }
+        if !turns {
+            // a switch LID: every switch is a source weighing 1, and its
+            // routes add to neither the CDG nor the hop histogram
+            self.switch_pairs += sources.len() as u64;
+            return true;
+        }
         let weights = if tgt.is_end { &ft.weight } else { &ft.ones };
         // `t` is a source: it has the destination's end port, or every
         // switch is one
@@ -94,21 +100,18 @@ impl Acc {
             all_sls = u16::from(maxd.is_some());
             fwd_sls = u16::from(maxd > Some(0));
         }
-        if turns && all_sls & ft.bad_sls != 0 {
+        if all_sls & ft.bad_sls != 0 {
             // a lane problem somewhere: the exact pass finds and reports it
             f.forget(maxd);
             return false;
         }
-        if turns && fwd_sls.count_ones() > 1 {
+        if fwd_sls.count_ones() > 1 {
             self.fast_turns(cx, ft, lid, None);
             self.fast_sl_turns(cx, ft, lid, sources);
-        } else if turns {
+        } else {
             // one SL (SL 0 without a plan): the whole in-tree on its VL
             let sl = fwd_sls.trailing_zeros() as usize & 15;
             self.fast_turns(cx, ft, lid, Some(ft.vl_of_sl[sl]));
-        } else {
-            // switch-LID routes stay out of the CDG (ibdmchk without -a)
-            self.fast.clear_marks();
         }
         let Some(maxd) = maxd else {
             return true;
