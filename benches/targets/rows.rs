@@ -49,10 +49,9 @@ fn line(name: &str, v: &mut [f64], f: &Fabric, target_ms: f64) {
 /// The earlier build's median of the figure `of` picks, runs alternating
 /// with this build's (a drifting machine moves both alike), and the change.
 fn before(t: &Timed, of: impl Fn(&Runs) -> Option<Vec<f64>>) {
-    let (Some(b), Some(mut now)) = (t.before.as_ref().and_then(&of), of(&t.now)) else {
+    let (Some(mut b), Some(mut now)) = (t.before.as_ref().and_then(&of), of(&t.now)) else {
         return;
     };
-    let mut b = b;
     let ((was, lo, hi), (is, _, _)) = (median(&mut b), median(&mut now));
     eprintln!(
         "    before: {was:.1} ms [{lo:.1}-{hi:.1}], alternating; now {:+.1} %",

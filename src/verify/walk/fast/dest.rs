@@ -56,8 +56,9 @@ impl Acc {
         } else {
             Some(&all_run[..])
         };
-        // (the turns of switch-LID routes stay out of the CDG: ibdmchk
-        // without -a; their walk does not mark in ports)
+        // (the turns of switch-LID routes stay out of the CDG without
+        // `--all-paths`, as ibdmchk's without -a: their walk marks no in
+        // ports)
         let turns = tgt.is_end || cx.all_paths;
         let col = &mut self.hblk[j * n..(j + 1) * n];
         let clean = if turns {

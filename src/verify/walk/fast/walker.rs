@@ -24,7 +24,8 @@ pub(in crate::verify::walk) struct Loader<'a> {
 /// One destination's walk: the scratch split into slices, the column of
 /// `hop` entries toward it and its target switch. `MARK`: whether the
 /// walk marks the in ports of the in-tree (for its turns); routes toward
-/// a switch LID stay out of the CDG, so their walk only finds depths.
+/// a switch LID stay out of the CDG (unless `--all-paths`), so their walk
+/// only finds depths.
 pub(super) struct Walker<'a, const MARK: bool> {
     depth: &'a mut [u8],
     masks: &'a mut [u64],
@@ -204,7 +205,9 @@ impl<const MARK: bool> Walker<'_, MARK> {
     }
 
     /// Marks the in port by which the hop `h` (a `hop` entry) enters its
-    /// next switch, unless that is the target `t`.
+    /// next switch, unless that is the target `t`: gathered while hops
+    /// enter one switch, written by [`Walker::flush_run`] at the next
+    /// switch (one mask write per run of sources, not per source).
     #[inline(always)]
     fn enter(&mut self, h: u32) {
         if !MARK {
@@ -221,6 +224,9 @@ impl<const MARK: bool> Walker<'_, MARK> {
         self.run_mask = bit;
     }
 
+    /// ORs the in ports gathered by [`Walker::enter`] into the mask of the
+    /// switch they enter, listing it as touched when its mask was empty
+    /// (`t` forwards nothing: not marked).
     #[inline(always)]
     fn flush_run(&mut self) {
         let to = self.run_to;
