@@ -9,8 +9,7 @@ use std::io::{self, Write};
 
 use super::image_vl::{self, ImageVl};
 use crate::model::image::{
-    DIR_ENTRY_LEN, HEADER_LEN, HEADER_LEN_VL, MAGIC, VERSION, VERSION_VL, content_digest_of, field,
-    row_digests,
+    DIR_ENTRY_LEN, MAGIC, content_digest_of, field, fixed_header_len, row_digests, version_for,
 };
 use crate::model::{Fabric, Guid, LFT_BLOCK, Lfts};
 
@@ -66,8 +65,7 @@ struct Layout {
 }
 
 fn layout(meta: &str, switches: &[ImageSwitch], num_lids: usize, vl: bool) -> Layout {
-    let fixed = if vl { HEADER_LEN_VL } else { HEADER_LEN };
-    let header_len = align(fixed + meta.len(), 8);
+    let header_len = align(fixed_header_len(version_for(vl)) + meta.len(), 8);
     let dir = header_len;
     let lid_table = dir + DIR_ENTRY_LEN * switches.len();
     let strings = lid_table + 8 * num_lids;
@@ -201,11 +199,7 @@ fn header_of(
     let mut head = vec![0u8; l.header_len];
     let mut put = |at: usize, bytes: &[u8]| head[at..at + bytes.len()].copy_from_slice(bytes);
     put(0, &MAGIC);
-    let (version, fixed) = if vl_bytes.is_some() {
-        (VERSION_VL, HEADER_LEN_VL)
-    } else {
-        (VERSION, HEADER_LEN)
-    };
+    let version = version_for(vl_bytes.is_some());
     put(field::VERSION, &version.to_le_bytes());
     put(field::HEADER_LEN, &(l.header_len as u32).to_le_bytes());
     put(field::NUM_SWITCHES, &(switches.len() as u32).to_le_bytes());
@@ -230,7 +224,7 @@ fn header_of(
     put(field::FINGERPRINT, fingerprint);
     put(field::DIGEST, digest);
     put(field::META_LEN, &(meta.len() as u32).to_le_bytes());
-    put(fixed, meta.as_bytes());
+    put(fixed_header_len(version), meta.as_bytes());
     head
 }
 

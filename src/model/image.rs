@@ -18,6 +18,21 @@ pub const VERSION_VL: u32 = 2;
 pub const HEADER_LEN: usize = 144;
 /// The same in v2, whose header ends with the VL section's place.
 pub const HEADER_LEN_VL: usize = 160;
+/// The version an image is written with: the VL one only when it carries
+/// a VL section, so images without one still read with older routec.
+pub fn version_for(vl: bool) -> u32 {
+    if vl { VERSION_VL } else { VERSION }
+}
+
+/// Bytes of the fixed header of `version`, where the meta string begins.
+pub fn fixed_header_len(version: u32) -> usize {
+    if version == VERSION_VL {
+        HEADER_LEN_VL
+    } else {
+        HEADER_LEN
+    }
+}
+
 /// First 8 bytes of the VL section.
 pub const VL_MAGIC: [u8; 8] = *b"RTCVLSEC";
 /// Bytes before the VL section's switch directory, and per entry of it.

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use super::image::{DirEntry, ImageError};
 use crate::model::LFT_BLOCK;
-use crate::model::image::{DIR_ENTRY_LEN, HEADER_LEN, HEADER_LEN_VL, VERSION_VL};
+use crate::model::image::{DIR_ENTRY_LEN, fixed_header_len};
 
 /// The offsets and sizes an image's header declares.
 pub(super) struct Declared {
@@ -32,12 +32,7 @@ fn align(n: usize, to: usize) -> usize {
 
 /// Checks that each section starts where the sizes before it put it.
 pub(super) fn check_header(d: &Declared) -> Result<(), ImageError> {
-    let fixed = if d.version == VERSION_VL {
-        HEADER_LEN_VL
-    } else {
-        HEADER_LEN
-    };
-    let header_len = align(fixed.saturating_add(d.meta_len), 8);
+    let header_len = align(fixed_header_len(d.version).saturating_add(d.meta_len), 8);
     let lid_table = header_len.saturating_add(d.num_switches.saturating_mul(DIR_ENTRY_LEN));
     let strings = lid_table.saturating_add(d.num_lids.saturating_mul(8));
     let tables = align(strings.saturating_add(d.strings_len), LFT_BLOCK);

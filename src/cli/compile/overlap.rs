@@ -45,14 +45,7 @@ pub(super) fn verify_and_stage(
     phases: &mut Phases,
     g: &Global,
 ) -> Checked {
-    let Routed {
-        fabric,
-        lids,
-        routing,
-        vls,
-        ..
-    } = r;
-    let (fabric, lids, vls) = (&*fabric, &*lids, *vls);
+    let (fabric, lids, vls, routing) = (&r.fabric, &r.lids, r.vls, &mut r.routing);
     let opts = VerifyOptions {
         operational_vls: vls,
         hop_limit: args.max_hops,

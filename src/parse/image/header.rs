@@ -3,7 +3,7 @@
 //! before any offset is followed.
 
 use super::{Cursor, ImageError, bad, is_image};
-use crate::model::image::{HEADER_LEN, HEADER_LEN_VL, VERSION, VERSION_VL, field};
+use crate::model::image::{VERSION, VERSION_VL, field, fixed_header_len};
 use crate::parse::image_layout::Declared;
 
 /// The magic and the version, read first: every other field's place
@@ -35,12 +35,7 @@ pub(super) fn read_declared(c: &Cursor, version: u32) -> Result<(Declared, Strin
     );
     check_file_len(c)?;
     let meta_len = c.u32(field::META_LEN)? as usize;
-    let fixed = if version == VERSION_VL {
-        HEADER_LEN_VL
-    } else {
-        HEADER_LEN
-    };
-    let meta = String::from_utf8_lossy(c.bytes(fixed, meta_len)?).into_owned();
+    let meta = String::from_utf8_lossy(c.bytes(fixed_header_len(version), meta_len)?).into_owned();
     let tables = c.u64(field::TABLES)?;
     let declared = Declared {
         version,

@@ -91,8 +91,6 @@ struct Plan<'a, H> {
     sys: Vec<u64>,
     /// LIDs per port of the port with the most (LMC offsets to route).
     max_offsets: u32,
-    /// OpenSM's `routing_for_lmc` is the subnet's LMC, not the port's.
-    for_lmc: bool,
 }
 
 impl<'a, H: LeastHops> Plan<'a, H> {
@@ -105,7 +103,6 @@ impl<'a, H: LeastHops> Plan<'a, H> {
             .map(|t| u32::from(lids_per_port(t.lmc)))
             .max()
             .unwrap_or(1);
-        let for_lmc = max_offsets > 1;
         let mut counted = vec![false; n];
         for t in order.iter().filter(|t| !t.is_switch && t.sw != NO_SWITCH) {
             counted[t.sw as usize] = true;
@@ -120,19 +117,23 @@ impl<'a, H: LeastHops> Plan<'a, H> {
             num_ports: (0..n)
                 .map(|s| fabric.node(fabric.switch_node(SwIdx(s as u32))).num_ports as u32 + 1)
                 .collect(),
-            sys: if for_lmc {
+            sys: if max_offsets > 1 {
                 lmc::system_guids(fabric)
             } else {
                 Vec::new()
             },
             max_offsets,
-            for_lmc,
         }
+    }
+
+    /// OpenSM's `routing_for_lmc`: the subnet's LMC, not the port's.
+    fn for_lmc(&self) -> bool {
+        self.max_offsets > 1
     }
 
     /// One thread's buffers; with LMC, room for every target's remotes.
     fn scratch(&self) -> Scratch {
-        let targets = if self.for_lmc { self.order.len() } else { 0 };
+        let targets = if self.for_lmc() { self.order.len() } else { 0 };
         Scratch {
             sets: PortSets::default(),
             picks: Picks::default(),
@@ -156,12 +157,12 @@ impl<'a, H: LeastHops> Plan<'a, H> {
             candidates(self.g, self.hops, s, sc);
         }
         sc.cnt = [0; 256];
-        if !self.for_lmc && sc.grouped {
+        if !self.for_lmc() && sc.grouped {
             let (sets, picks, cnt) = (&mut sc.sets, &mut sc.picks, &mut sc.cnt);
             super::blocks::route_switch(sets, picks, cnt, s, self.order, &self.blocks, row);
             return;
         }
-        if self.for_lmc {
+        if self.for_lmc() {
             sc.remotes.clear();
             let sw = self.fabric.switch_node(SwIdx(s as u32));
             sc.peers.load(self.fabric, sw, &self.sys);
@@ -187,7 +188,7 @@ impl<'a, H: LeastHops> Plan<'a, H> {
                 let start = if off == 0 { 1 } else { row[lid - 1] as u32 + 1 };
                 // Offset 0 finds no earlier LID of its port: no
                 // preference applies, the plain rule gives OpenSM's port.
-                let port = if self.for_lmc && off > 0 {
+                let port = if self.for_lmc() && off > 0 {
                     route_lmc(sc, s, t, ti, start, self.num_ports[s])
                 } else {
                     route_one(sc, s, t)
@@ -195,7 +196,7 @@ impl<'a, H: LeastHops> Plan<'a, H> {
                 row[lid] = port;
                 if port != NO_ROUTE && !t.is_switch {
                     sc.cnt[port as usize] += 1;
-                    if self.for_lmc {
+                    if self.for_lmc() {
                         let p = port as usize;
                         sc.remotes.record(ti, sc.peers.node[p], sc.peers.sys[p]);
                     }

@@ -106,21 +106,36 @@ pub(crate) struct FastTables {
     /// onto an up port breaks up/down. The down half of the in-tree's
     /// masks, known before any destination.
     down_in: Vec<u64>,
-    /// Runs of consecutive switches with end ports (`(first, end)`), when
-    /// they are few enough that parts of CA LIDs pay to load them alone:
-    /// without `all_paths` they are the only sources toward a CA LID, and
-    /// the walk loads the few other switches on their routes itself
-    /// (`Acc::load_part`). `None`: every part is loaded whole.
-    source_runs: Option<Vec<(u32, u32)>>,
-    /// The switches with end ports as runs, when few enough to weigh the
-    /// sources of a CA LID run by run (`fast/weigh.rs`).
-    leaf_runs: Option<Vec<(u32, u32)>>,
+    /// Whether parts of CA LIDs pay to load the switches with end ports
+    /// alone (`leaf_runs`: under three quarters of the switches): without
+    /// `all_paths` they are the only sources toward a CA LID, and the walk
+    /// loads the few other switches on their routes itself
+    /// (`Acc::load_part`). `false`: every part is loaded whole.
+    source_parts: bool,
+    /// The switches with end ports as runs of consecutive indices
+    /// (`(first, end)`): what a sources-only part loads, and, when they are
+    /// few, how the sources of a CA LID are walked and weighed
+    /// (`fast/weigh.rs`).
+    leaf_runs: Vec<(u32, u32)>,
+    /// Whether `leaf_runs` are few enough to walk and weigh by.
+    few_leaf_runs: bool,
     /// A weight of 1 per switch: every switch is one source of a switch LID
     /// (weighed with `all_paths` only: otherwise they are only counted).
     ones: Vec<u32>,
 }
 
 impl FastTables {
+    /// The switches with end ports as runs, when sources-only parts load them.
+    pub(super) fn source_runs(&self) -> Option<&[(u32, u32)]> {
+        self.source_parts.then_some(&self.leaf_runs[..])
+    }
+
+    /// The switches with end ports as runs, when few enough to walk and
+    /// weigh the sources of a CA LID by.
+    pub(super) fn leaf_runs(&self) -> Option<&[(u32, u32)]> {
+        self.few_leaf_runs.then_some(&self.leaf_runs[..])
+    }
+
     /// The tables, or `None` where the fast path does not apply: real
     /// per-port SL2VL tables, switches of more than 64 ports, or tables
     /// of another switch count.
@@ -174,7 +189,6 @@ impl FastTables {
             })
             .fold(0u16, |m, sl| m | 1 << sl);
         let leaf_runs = weigh::runs_of(cx.leaves);
-        let source_runs = (!cx.all_paths && cx.leaves.len() * 4 < n * 3).then(|| leaf_runs.clone());
         Some(FastTables {
             hop,
             weight,
@@ -182,8 +196,9 @@ impl FastTables {
             bad_sls,
             hop_limit: cx.hop_limit.min(MAX_DEPTH) as u8,
             down_in,
-            source_runs,
-            leaf_runs: weigh::few_runs(&leaf_runs, cx.leaves.len()).then_some(leaf_runs),
+            source_parts: !cx.all_paths && cx.leaves.len() * 4 < n * 3,
+            few_leaf_runs: weigh::few_runs(&leaf_runs, cx.leaves.len()),
+            leaf_runs,
             ones: vec![1; n],
         })
     }
@@ -201,8 +216,9 @@ impl FastTables {
             bad_sls: 0,
             hop_limit: 64,
             down_in: Vec::new(),
-            source_runs: None,
-            leaf_runs: None,
+            source_parts: false,
+            leaf_runs: Vec::new(),
+            few_leaf_runs: false,
             ones: Vec::new(),
         }
     }

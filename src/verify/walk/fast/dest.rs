@@ -25,10 +25,12 @@ impl Acc {
         if cx.lfts.get(t, lid) != delivers {
             return false;
         }
-        let sources = if tgt.is_end && !cx.all_paths {
-            cx.leaves
+        // the sources, also as runs of switches when they lie in few
+        let all_run = [(0, n as u32)];
+        let (sources, runs) = if tgt.is_end && !cx.all_paths {
+            (cx.leaves, ft.leaf_runs())
         } else {
-            cx.all
+            (cx.all, Some(&all_run[..]))
         };
         let f = &mut self.fast;
         if f.depth.is_empty() {
@@ -36,25 +38,16 @@ impl Acc {
         }
         f.depth.fill(UNKNOWN);
         f.depth[t] = 0;
-        let weight = |s: usize| {
-            if tgt.is_end {
-                ft.weight[s] - u32::from(s == t)
-            } else {
-                1
-            }
-        };
+        // a switch weighs its end ports toward a CA LID (less the
+        // destination's own), 1 toward a switch LID
+        let weights = if tgt.is_end { &ft.weight } else { &ft.ones };
+        let weight = |s: usize| weights[s] - u32::from(tgt.is_end && s == t);
         let j = lid as usize % PART;
         let load = Loader {
             ft,
             lfts: cx.lfts,
             lid,
             filled: &mut self.filled,
-        };
-        let all_run = [(0, n as u32)];
-        let runs = if tgt.is_end && !cx.all_paths {
-            ft.leaf_runs.as_deref()
-        } else {
-            Some(&all_run[..])
         };
         // (the turns of switch-LID routes stay out of the CDG without
         // `--all-paths`, as ibdmchk's without -a: their walk marks no in
@@ -76,7 +69,6 @@ impl Acc {
             self.switch_pairs += sources.len() as u64;
             return true;
         }
-        let weights = if tgt.is_end { &ft.weight } else { &ft.ones };
         // `t` is a source: it has the destination's end port, or every
         // switch is one
         let by_runs = runs.and_then(|r| f.weigh_runs(r, weights, weight(t)));

@@ -145,7 +145,7 @@ impl Acc {
                 .count()
                 <= SWITCH_LIDS_LAZY
         };
-        let Some(runs) = ft.source_runs.as_deref().filter(|_| few_switch_lids()) else {
+        let Some(runs) = ft.source_runs().filter(|_| few_switch_lids()) else {
             ft.load_part(cx.lfts, b, k, n, &mut self.hblk);
             self.hblk_sources = false;
             return;
