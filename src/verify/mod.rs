@@ -52,7 +52,7 @@ pub use options::VerifyOptions;
 pub use verdict::{Stats, Verdict};
 
 use crate::model::{Fabric, LFT_BLOCK, Lfts, LidMap, Sl2Vl};
-use cdg_figures::{cdg_figures, derived_ranks};
+use cdg_figures::{CdgFigures, cdg_figures, derived_ranks};
 
 /// Checks reachability, the hop limit, up/down (when ranks are given) and
 /// deadlock freedom of `lfts` on `fabric`. Reads tables only; the result is
@@ -91,17 +91,7 @@ fn verify_counted(
     let plan = opts.vl_plan.as_ref().filter(|p| !p.is_single_lane());
     let sl2vl = plan.map_or(&identity, |p| &p.sl2vl);
     let op_vls = plan.map(|_| operational_vls(fabric, opts));
-    let all: Vec<u32> = (0..fabric.num_switches() as u32).collect();
-    let leaves: Vec<u32> = all
-        .iter()
-        .copied()
-        .filter(|&s| topo.hosts[s as usize] > 0)
-        .collect();
-    let guids: Vec<u64> = fabric
-        .switches()
-        .iter()
-        .map(|&n| fabric.node(n).guid.0)
-        .collect();
+    let Switches { all, leaves, guids } = Switches::of(fabric, &topo);
     let cx = walk::WalkCtx {
         topo: &topo,
         lfts,
@@ -146,7 +136,6 @@ fn verify_counted(
         proven,
         derived.as_deref(),
     );
-    let stats = tally::stats_of(fabric, &topo, &acc, &cdg, opts);
     let r = render::Renderer {
         fabric,
         lids,
@@ -154,13 +143,50 @@ fn verify_counted(
         cap: cx.cap,
     };
     let ops = op_vls.as_deref().unwrap_or(&[]);
-    let (findings, counts) = tally::findings_of(&r, &acc, &cdg.cycles, opts, ops);
-    let verdict = Verdict {
+    (verdict_of(&r, &acc, &cdg, opts, ops), acc.shortcuts)
+}
+
+/// The switches by index: all of them, those with end ports (the sources
+/// of CA LIDs), and their GUIDs (up/down's tie-break).
+struct Switches {
+    all: Vec<u32>,
+    leaves: Vec<u32>,
+    guids: Vec<u64>,
+}
+
+impl Switches {
+    fn of(fabric: &Fabric, topo: &topo::Topo) -> Self {
+        let all: Vec<u32> = (0..fabric.num_switches() as u32).collect();
+        let leaves = all
+            .iter()
+            .copied()
+            .filter(|&s| topo.hosts[s as usize] > 0)
+            .collect();
+        let guids = fabric
+            .switches()
+            .iter()
+            .map(|&n| fabric.node(n).guid.0)
+            .collect();
+        Switches { all, leaves, guids }
+    }
+}
+
+/// The figures and findings of a finished pass (`ops`: each switch's
+/// operational VLs, empty without a VL plan).
+fn verdict_of(
+    r: &render::Renderer,
+    acc: &walk::Acc,
+    cdg: &CdgFigures,
+    opts: &VerifyOptions,
+    ops: &[u8],
+) -> Verdict {
+    let stats = tally::stats_of(r.fabric, r.topo, acc, cdg, opts);
+    let (findings, counts) = tally::findings_of(r, acc, &cdg.cycles, opts, ops);
+    Verdict {
         findings,
         counts,
         stats,
-    };
-    (verdict, acc.shortcuts)
+    }
 }
 
 /// The operational VLs of every switch: those given, then each switch's

@@ -152,16 +152,37 @@ fn one_walk(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Option<Found
         return None;
     }
     let load = parts.iter().map(|p| p.load).sum();
-    let mut pending = Vec::with_capacity(parts.iter().map(|p| p.pending.len()).sum());
     // tasks see some turns again: one set of ids holds each once, and the
     // cycle check then reads every dependency once
     let mut seen = FixedBitSet::with_capacity(walk.turns());
-    for p in parts {
-        pending.extend(p.pending);
-        seen.extend(p.turns.iter().map(|&t| t as usize));
-    }
+    let (paths, turns): (Vec<_>, Vec<_>) = parts.into_iter().map(|p| (p.pending, p.turns)).unzip();
+    let pending = rayon::join(
+        || concat(paths),
+        || seen.extend(turns.iter().flatten().map(|&t| t as usize)),
+    )
+    .0;
     let edges = walk.turn_edges(&seen);
     Some((load, pending, edges))
+}
+
+/// The parts' paths in order, copied in parallel: on the 27,648-host RLFT
+/// with aggregation nodes they are 2.9 M paths (46 MB), which one thread
+/// copied, faulting the pages in, in about 25 ms (issue 13). The zeroed
+/// vector comes from fresh pages, each faulted in by the task that fills
+/// it, and each part is freed by the task that copied it.
+fn concat(parts: Vec<Vec<PathRef>>) -> Vec<PathRef> {
+    let mut out = vec![(0, 0, 0); parts.iter().map(|p| p.len()).sum()];
+    let mut dst: Vec<&mut [PathRef]> = Vec::with_capacity(parts.len());
+    let mut rest = &mut out[..];
+    for p in &parts {
+        let (head, tail) = rest.split_at_mut(p.len());
+        dst.push(head);
+        rest = tail;
+    }
+    dst.into_par_iter()
+        .zip(parts)
+        .for_each(|(d, s)| d.copy_from_slice(&s));
+    out
 }
 
 #[cfg(test)]

@@ -64,7 +64,8 @@ impl PathWalk<'_> {
         for (i, &l) in blocks.iter().flatten().enumerate() {
             at[l as usize] = i as u32;
         }
-        let mut pre = vec![NONE; n * blocks.iter().map(Vec::len).sum::<usize>()];
+        // zeroed, on fresh pages: each task fills its own (`fill_cols`)
+        let mut pre = vec![0; n * blocks.iter().map(Vec::len).sum::<usize>()];
         let mut chunks: Vec<&mut [u32]> = Vec::with_capacity(blocks.len());
         let mut rest = &mut pre[..];
         for blk in &blocks {
@@ -80,9 +81,11 @@ impl PathWalk<'_> {
     }
 
     /// The next channel of every switch toward each of `lids` (one LFT
-    /// block's), column after column, into `cols`.
+    /// block's), column after column, into `cols` (all of it: `NONE` where
+    /// the path ends).
     fn fill_cols(&self, cols: &mut [u32], lids: &[Lid]) {
         let n = self.switches();
+        cols.fill(NONE);
         let dst: Vec<u32> = lids
             .iter()
             .map(|&l| self.target[l as usize].map_or(NONE, |t| t.0))
