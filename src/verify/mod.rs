@@ -207,40 +207,59 @@ fn operational_vls(fabric: &Fabric, opts: &VerifyOptions) -> Vec<u8> {
 /// 64 LIDs (one cache line per switch row per block, loaded once and
 /// transposed). Clean destinations take the fast path (`fast`); the
 /// others, and every destination where it does not apply, the exact pass.
+///
+/// A task takes an accumulator from a pool and puts it back, so there are
+/// as many as tasks run at once (one a thread), merged once at the end.
+/// Why: an accumulator holds per-switch scratch, a part of `hop` entries
+/// and turn masks of every port (0.6 MB on 11,664 hosts), and rayon's
+/// fold makes one per piece it splits off, plus one for each reduce:
+/// bounded to four pieces a thread they were still 16 with 15 merges on 2
+/// threads, and pieces that large left a thread idle for 2 ms at the end
+/// (issue 17). Merging is commutative (sums, unions, minima, the smallest
+/// findings), so which blocks share an accumulator changes nothing.
 fn every_destination(cx: &walk::WalkCtx, fast: Option<&walk::FastTables>, top: usize) -> walk::Acc {
     let blocks = top / LFT_BLOCK + 1;
-    // at most four runs of blocks a thread: each run folds into an
-    // accumulator of its own (per-switch scratch, a part of `hop` entries,
-    // turn masks of every port) that is then merged; unbounded, rayon made
-    // about 50 of them on 2 threads, whose scratch and merges took about 15 %
-    // of the 11,664-host minhop compile's page faults (issue 17)
-    (0..blocks)
-        .into_par_iter()
-        .with_min_len(blocks / (4 * rayon::current_num_threads()))
-        .fold(
-            || walk::Acc::new(cx),
-            |mut acc, b| {
-                acc.load_block(cx, fast, b);
-                for k in 0..LFT_BLOCK / walk::PART {
-                    let first = b * LFT_BLOCK + k * walk::PART;
-                    let end = (first + walk::PART).min(top + 1);
-                    if first >= end {
-                        break;
-                    }
-                    if let Some(f) = fast {
-                        acc.load_part(cx, f, b, k);
-                    }
-                    for lid in first.max(1)..end {
-                        let lid = lid as u16;
-                        if fast.is_some_and(|f| acc.fast_destination(cx, f, lid)) {
-                            acc.shortcuts.fast_lids += 1;
-                        } else {
-                            acc.destination(cx, lid);
-                        }
-                    }
-                }
-                acc
-            },
-        )
-        .reduce(|| walk::Acc::new(cx), walk::Acc::merge)
+    let pool = std::sync::Mutex::new(Vec::new());
+    // (a lock is poisoned only by a panicking task, whose panic rayon
+    // passes on: the pool's contents stay whole either way)
+    let lock = || pool.lock().unwrap_or_else(|e| e.into_inner());
+    (0..blocks).into_par_iter().for_each(|b| {
+        let taken = lock().pop();
+        let mut acc = taken.unwrap_or_else(|| walk::Acc::new(cx));
+        walk_block(&mut acc, cx, fast, b, top);
+        lock().push(acc);
+    });
+    let accs = pool.into_inner().unwrap_or_else(|e| e.into_inner());
+    accs.into_iter()
+        .reduce(walk::Acc::merge)
+        .unwrap_or_else(|| walk::Acc::new(cx))
+}
+
+/// The destinations of LFT block `b` (those up to `top`) into `acc`.
+fn walk_block(
+    acc: &mut walk::Acc,
+    cx: &walk::WalkCtx,
+    fast: Option<&walk::FastTables>,
+    b: usize,
+    top: usize,
+) {
+    acc.load_block(cx, fast, b);
+    for k in 0..LFT_BLOCK / walk::PART {
+        let first = b * LFT_BLOCK + k * walk::PART;
+        let end = (first + walk::PART).min(top + 1);
+        if first >= end {
+            break;
+        }
+        if let Some(f) = fast {
+            acc.load_part(cx, f, b, k);
+        }
+        for lid in first.max(1)..end {
+            let lid = lid as u16;
+            if fast.is_some_and(|f| acc.fast_destination(cx, f, lid)) {
+                acc.shortcuts.fast_lids += 1;
+            } else {
+                acc.destination(cx, lid);
+            }
+        }
+    }
 }
