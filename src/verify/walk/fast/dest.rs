@@ -73,29 +73,10 @@ impl Acc {
         // switch is one
         let by_runs = runs.and_then(|r| f.weigh_runs(r, weights, weight(t)));
         let maxd = by_runs.unwrap_or_else(|| f.weigh(sources, weight));
-        // SLs of all sources, and of those that forward (not at `t`)
-        let (mut all_sls, mut fwd_sls) = (0u16, 0u16);
-        let per_source = cx
-            .path_sl
-            .is_some_and(|p| p.has_more() || !sl0_column(&self.slblk, n, lid));
-        if per_source {
-            for &s in sources.iter().filter(|&&s| weight(s as usize) > 0) {
-                let x = super::super::path_sls(cx, &self.slblk, n, s, lid);
-                all_sls |= x;
-                if s as usize != t {
-                    fwd_sls |= x;
-                }
-            }
-        }
-        if cx.path_sl.is_some() && !per_source {
-            // every source on SL 0; only `t` has depth 0, so a source
-            // deeper than 0 forwards
-            all_sls = u16::from(maxd.is_some());
-            fwd_sls = u16::from(maxd > Some(0));
-        }
+        let (all_sls, fwd_sls) = self.source_sls(cx, (lid, t), sources, weight, maxd);
         if all_sls & ft.bad_sls != 0 {
             // a lane problem somewhere: the exact pass finds and reports it
-            f.forget(maxd);
+            self.fast.forget(maxd);
             return false;
         }
         if fwd_sls.count_ones() > 1 {
@@ -106,16 +87,59 @@ impl Acc {
             let sl = fwd_sls.trailing_zeros() as usize & 15;
             self.fast_turns(cx, ft, lid, Some(ft.vl_of_sl[sl]));
         }
-        let Some(maxd) = maxd else {
-            return true;
-        };
+        if let Some(maxd) = maxd {
+            self.commit_hist(tgt.is_end, maxd);
+        }
+        true
+    }
+
+    /// The SLs of all the sources toward `lid` (at target switch `t`),
+    /// and of those that forward (all but `t`), as bit sets; `maxd`: the
+    /// deepest source's hops, `None` when no source weighs anything.
+    #[inline(always)]
+    fn source_sls(
+        &self,
+        cx: &WalkCtx,
+        (lid, t): (Lid, usize),
+        sources: &[u32],
+        weight: impl Fn(usize) -> u32,
+        maxd: Option<u8>,
+    ) -> (u16, u16) {
+        let n = self.st.len();
+        let per_source = cx
+            .path_sl
+            .is_some_and(|p| p.has_more() || !sl0_column(&self.slblk, n, lid));
+        if !per_source {
+            // no plan: no SLs; else every source on SL 0, and only `t` has
+            // depth 0, so a source deeper than 0 forwards
+            return match cx.path_sl {
+                None => (0, 0),
+                Some(_) => (u16::from(maxd.is_some()), u16::from(maxd > Some(0))),
+            };
+        }
+        let (mut all_sls, mut fwd_sls) = (0u16, 0u16);
+        for &s in sources.iter().filter(|&&s| weight(s as usize) > 0) {
+            let x = super::super::path_sls(cx, &self.slblk, n, s, lid);
+            all_sls |= x;
+            if s as usize != t {
+                fwd_sls |= x;
+            }
+        }
+        (all_sls, fwd_sls)
+    }
+
+    /// Adds the destination's source weights per hop count (`hist[..=
+    /// maxd]`, taken) to the pair counts and, toward a CA LID, the hop
+    /// histogram.
+    #[inline(always)]
+    fn commit_hist(&mut self, is_end: bool, maxd: u8) {
         let hist = &mut self.fast.hist[..=usize::from(maxd)];
-        if tgt.is_end && self.hop_hist.len() < hist.len() {
+        if is_end && self.hop_hist.len() < hist.len() {
             self.hop_hist.resize(hist.len(), 0);
         }
         for (h, w) in hist.iter_mut().enumerate() {
             let w = std::mem::take(w);
-            if tgt.is_end {
+            if is_end {
                 self.ca_pairs += w;
                 // a depth no source has adds nothing, as before
                 self.hop_hist[h] += w;
@@ -123,7 +147,6 @@ impl Acc {
                 self.switch_pairs += w;
             }
         }
-        true
     }
 
     /// The turns of the (clean) in-tree toward `lid` (their in ports
