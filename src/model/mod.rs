@@ -20,6 +20,7 @@ pub mod mft;
 mod outdir;
 pub mod rank;
 pub mod routing;
+pub mod scratch_pool;
 pub mod state;
 pub mod summary;
 mod table_bytes;

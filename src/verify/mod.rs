@@ -51,6 +51,7 @@ pub use finding::{Code, Finding, Hop, Severity};
 pub use options::VerifyOptions;
 pub use verdict::{Stats, Verdict};
 
+use crate::model::scratch_pool::ScratchPool;
 use crate::model::{Fabric, LFT_BLOCK, Lfts, LidMap, Sl2Vl};
 use cdg_figures::{CdgFigures, cdg_figures, derived_ranks};
 
@@ -208,29 +209,26 @@ fn operational_vls(fabric: &Fabric, opts: &VerifyOptions) -> Vec<u8> {
 /// transposed). Clean destinations take the fast path (`fast`); the
 /// others, and every destination where it does not apply, the exact pass.
 ///
-/// A task takes an accumulator from a pool and puts it back, so there are
-/// as many as tasks run at once (one a thread), merged once at the end.
-/// Why: an accumulator holds per-switch scratch, a part of `hop` entries
-/// and turn masks of every port (0.6 MB on 11,664 hosts), and rayon's
-/// fold makes one per piece it splits off, plus one for each reduce:
-/// bounded to four pieces a thread they were still 16 with 15 merges on 2
-/// threads, and pieces that large left a thread idle for 2 ms at the end
-/// (issue 17). Merging is commutative (sums, unions, minima, the smallest
-/// findings), so which blocks share an accumulator changes nothing.
+/// A task takes an accumulator from a pool and puts it back
+/// ([`ScratchPool`]), so there are as many as tasks run at once (one a
+/// thread), merged once at the end. Why: an accumulator holds per-switch
+/// scratch, a part of `hop` entries and turn masks of every port (0.6 MB
+/// on 11,664 hosts), and rayon's fold made 16 of them with 15 merges on 2
+/// threads even bounded to four pieces a thread, and pieces that large
+/// left a thread idle for 2 ms at the end (issue 17). Merging is
+/// commutative (sums, unions, minima, the smallest findings), so which
+/// blocks share an accumulator changes nothing.
 fn every_destination(cx: &walk::WalkCtx, fast: Option<&walk::FastTables>, top: usize) -> walk::Acc {
     let blocks = top / LFT_BLOCK + 1;
-    let pool = std::sync::Mutex::new(Vec::new());
-    // (a lock is poisoned only by a panicking task, whose panic rayon
-    // passes on: the pool's contents stay whole either way)
-    let lock = || pool.lock().unwrap_or_else(|e| e.into_inner());
+    let accs = ScratchPool::default();
     (0..blocks).into_par_iter().for_each(|b| {
-        let taken = lock().pop();
-        let mut acc = taken.unwrap_or_else(|| walk::Acc::new(cx));
-        walk_block(&mut acc, cx, fast, b, top);
-        lock().push(acc);
+        accs.with(
+            || walk::Acc::new(cx),
+            |acc| walk_block(acc, cx, fast, b, top),
+        );
     });
-    let accs = pool.into_inner().unwrap_or_else(|e| e.into_inner());
-    accs.into_iter()
+    accs.into_inner()
+        .into_iter()
         .reduce(walk::Acc::merge)
         .unwrap_or_else(|| walk::Acc::new(cx))
 }

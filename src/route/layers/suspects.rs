@@ -22,6 +22,7 @@ use super::order::Layer;
 use super::paths::{Block, HOP_LIMIT, PathWalk, Turn};
 use super::tree::Memo;
 use crate::model::Lid;
+use crate::model::scratch_pool::ScratchPool;
 
 /// [`super::base::base_layer`] without its order search or graph, for a
 /// routing whose paths toward every destination but `suspects` (ascending
@@ -105,48 +106,20 @@ fn one_walk(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Option<Found
         return None;
     }
     let pos = positions(order);
+    // one scratch a running task (`ScratchPool`): `map_init` made 17 on 2
+    // threads on the 27,648-host RLFT with aggregation nodes, each with a
+    // 900 KB set of turn ids and a 737 KB block of columns (issue 13)
+    let scratch = ScratchPool::default();
+    let make = || {
+        (
+            Memo::default(),
+            Block::default(),
+            FixedBitSet::with_capacity(n),
+        )
+    };
     let parts: Vec<Part> = blocks
         .par_iter()
-        .map_init(
-            || {
-                (
-                    Memo::default(),
-                    Block::default(),
-                    FixedBitSet::with_capacity(n),
-                )
-            },
-            |(memo, blk, seen), lids| {
-                let mut part = Part::default();
-                for &lid in lids {
-                    let col = walk.col(blk, lid);
-                    memo.reset(walk.switches());
-                    let turns = &mut part.turns;
-                    let mut step = |t: &Turn, rest: u32| {
-                        if !seen.put(t.id) {
-                            turns.push(t.id as u32);
-                        }
-                        if rest == LOOPED {
-                            return LOOPED;
-                        }
-                        let agrees = rest & 1 == 1 && pos[t.from as usize] < pos[t.to as usize];
-                        ((rest >> 1) + 1) << 1 | u32::from(agrees)
-                    };
-                    for (src, w) in walk.sources(lid) {
-                        let v = memo.of(walk, col, src, 1, LOOPED, &mut step);
-                        if v == LOOPED || v >> 1 >= LONG {
-                            part.long = true;
-                            return part;
-                        }
-                        if v & 1 == 1 {
-                            part.load += w;
-                        } else {
-                            part.pending.push((src, lid, w));
-                        }
-                    }
-                }
-                part
-            },
-        )
+        .map(|lids| scratch.with(make, |sc| block_part(walk, &pos, sc, lids)))
         .collect();
     if parts.iter().any(|p| p.long) {
         return None;
@@ -163,6 +136,46 @@ fn one_walk(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Option<Found
     .0;
     let edges = walk.turn_edges(&seen);
     Some((load, pending, edges))
+}
+
+/// The suspects' paths toward `lids` (one LFT block's), with the scratch
+/// of a task: a memo and columns reset per LID, and the turn ids this
+/// scratch has seen (each listed once per scratch; the caller unites them).
+fn block_part(
+    walk: &PathWalk,
+    pos: &[u32],
+    (memo, blk, seen): &mut (Memo<u32>, Block, FixedBitSet),
+    lids: &[Lid],
+) -> Part {
+    let mut part = Part::default();
+    for &lid in lids {
+        let col = walk.col(blk, lid);
+        memo.reset(walk.switches());
+        let turns = &mut part.turns;
+        let mut step = |t: &Turn, rest: u32| {
+            if !seen.put(t.id) {
+                turns.push(t.id as u32);
+            }
+            if rest == LOOPED {
+                return LOOPED;
+            }
+            let agrees = rest & 1 == 1 && pos[t.from as usize] < pos[t.to as usize];
+            ((rest >> 1) + 1) << 1 | u32::from(agrees)
+        };
+        for (src, w) in walk.sources(lid) {
+            let v = memo.of(walk, col, src, 1, LOOPED, &mut step);
+            if v == LOOPED || v >> 1 >= LONG {
+                part.long = true;
+                return part;
+            }
+            if v & 1 == 1 {
+                part.load += w;
+            } else {
+                part.pending.push((src, lid, w));
+            }
+        }
+    }
+    part
 }
 
 /// The parts' paths in order, copied in parallel: on the 27,648-host RLFT
