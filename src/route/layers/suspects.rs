@@ -108,7 +108,8 @@ fn one_walk(walk: &PathWalk, order: &[u32], blocks: &[Vec<Lid>]) -> Option<Found
     let pos = positions(order);
     // one scratch a running task (`ScratchPool`): `map_init` made 17 on 2
     // threads on the 27,648-host RLFT with aggregation nodes, each with a
-    // 900 KB set of turn ids and a 737 KB block of columns (issue 13)
+    // 900 KB set of turn ids (the columns are preloaded: `blk` stays
+    // empty unless a LID is not) (issue 13)
     let scratch = ScratchPool::default();
     let make = || {
         (
