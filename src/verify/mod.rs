@@ -119,16 +119,22 @@ fn verify_counted(
     let shortcuts = fast;
     let fast = walk::FastTables::new(&cx).filter(|_| fast);
     let top = topo.max_lid().min(lfts.top()) as usize;
-    let mut acc = every_destination(&cx, fast.as_ref(), top);
+    // the ranks that may prove the CDG acyclic need no table: worked out
+    // beside the pass rather than after it
+    let (mut acc, derived) = rayon::join(
+        || every_destination(&cx, fast.as_ref(), top),
+        || {
+            (shortcuts && fast.is_some() && opts.up_down_ranks.is_none())
+                .then(|| derived_ranks(fabric))
+                .filter(|r| updown::orients_every_link(&topo, r, &guids))
+        },
+    );
     let proven = shortcuts
         && acc.updown.is_empty()
         && opts
             .up_down_ranks
             .as_deref()
             .is_some_and(|r| updown::orients_every_link(&topo, r, &guids));
-    let derived = (shortcuts && fast.is_some() && opts.up_down_ranks.is_none())
-        .then(|| derived_ranks(fabric))
-        .filter(|r| updown::orients_every_link(&topo, r, &guids));
     let cdg = cdg_figures(
         &topo,
         &cx,
