@@ -207,6 +207,19 @@ struct Placement {
 /// A path by its source switch and destination LID, with its end ports.
 type PathRef = (u32, Lid, u64);
 
+/// `buf` cut into consecutive slices of the given lengths, one per task of
+/// a parallel fill (the preloaded columns, the joined pending paths).
+fn cut<T>(buf: &mut [T], lens: impl IntoIterator<Item = usize>) -> Vec<&mut [T]> {
+    let mut rest = buf;
+    lens.into_iter()
+        .map(|len| {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(len);
+            rest = tail;
+            head
+        })
+        .collect()
+}
+
 fn finish(walk: &PathWalk, mut p: Placement, max_vls: u8) -> Layering {
     let mut notes = Vec::new();
     if let Some((last, t)) = p.stuck {

@@ -186,14 +186,8 @@ fn block_part(
 /// it, and each part is freed by the task that copied it.
 fn concat(parts: Vec<Vec<PathRef>>) -> Vec<PathRef> {
     let mut out = vec![(0, 0, 0); parts.iter().map(|p| p.len()).sum()];
-    let mut dst: Vec<&mut [PathRef]> = Vec::with_capacity(parts.len());
-    let mut rest = &mut out[..];
-    for p in &parts {
-        let (head, tail) = rest.split_at_mut(p.len());
-        dst.push(head);
-        rest = tail;
-    }
-    dst.into_par_iter()
+    super::cut(&mut out, parts.iter().map(Vec::len))
+        .into_par_iter()
         .zip(parts)
         .for_each(|(d, s)| d.copy_from_slice(&s));
     out

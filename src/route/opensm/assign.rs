@@ -107,7 +107,7 @@ impl<'a, H: LeastHops> Plan<'a, H> {
         for t in order.iter().filter(|t| !t.is_switch && t.sw != NO_SWITCH) {
             counted[t.sw as usize] = true;
         }
-        Plan {
+        let mut plan = Plan {
             fabric,
             g,
             hops,
@@ -117,13 +117,13 @@ impl<'a, H: LeastHops> Plan<'a, H> {
             num_ports: (0..n)
                 .map(|s| fabric.node(fabric.switch_node(SwIdx(s as u32))).num_ports as u32 + 1)
                 .collect(),
-            sys: if max_offsets > 1 {
-                lmc::system_guids(fabric)
-            } else {
-                Vec::new()
-            },
+            sys: Vec::new(),
             max_offsets,
+        };
+        if plan.for_lmc() {
+            plan.sys = lmc::system_guids(fabric);
         }
+        plan
     }
 
     /// OpenSM's `routing_for_lmc`: the subnet's LMC, not the port's.

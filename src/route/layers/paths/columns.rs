@@ -66,14 +66,7 @@ impl PathWalk<'_> {
         }
         // zeroed, on fresh pages: each task fills its own (`fill_cols`)
         let mut pre = vec![0; n * blocks.iter().map(Vec::len).sum::<usize>()];
-        let mut chunks: Vec<&mut [u32]> = Vec::with_capacity(blocks.len());
-        let mut rest = &mut pre[..];
-        for blk in &blocks {
-            let (head, tail) = rest.split_at_mut(n * blk.len());
-            chunks.push(head);
-            rest = tail;
-        }
-        chunks
+        super::super::cut(&mut pre, blocks.iter().map(|b| n * b.len()))
             .into_par_iter()
             .zip(&blocks)
             .for_each(|(cols, blk)| self.fill_cols(cols, blk));
