@@ -9,7 +9,7 @@ use std::io::{self, Write};
 
 use super::image_vl::{self, ImageVl};
 use crate::model::image::{
-    DIR_ENTRY_LEN, MAGIC, content_digest_of, field, fixed_header_len, row_digests, version_for,
+    DIR_ENTRY_LEN, MAGIC, content_digest_of, field, fixed_header_len, version_for,
 };
 use crate::model::{Fabric, Guid, LFT_BLOCK, Lfts};
 
@@ -122,10 +122,7 @@ pub fn write_image_with(
     let vl_bytes = vl.map(image_vl::Section::of);
     let body = body_of(parts, &l);
     let rows: Vec<&[u8]> = switches.iter().map(|s| s.lft).collect();
-    let (vl_digest, row_digests) = rayon::join(
-        || vl_bytes.as_ref().map(image_vl::Section::digest),
-        || row_digests(&rows),
-    );
+    let (vl_digest, row_digests) = digests(&rows, vl_bytes.as_ref());
     rows_hashed(&row_digests);
     let digest = content_digest_of(&body, &row_digests, vl_digest);
     let head = header_of(parts, &l, vl_bytes.as_ref(), &digest);
@@ -138,6 +135,40 @@ pub fn write_image_with(
         v.write_to(out)?;
     }
     Ok(())
+}
+
+/// The rows' SHA-256 and the VL section's, on two threads of their own
+/// rather than rayon's: `compile` writes the image while the verifier keeps
+/// rayon's threads busy, and hashes handed to them waited for its end
+/// (27,648-host RLFT: 60–70 ms plain, about 200 ms with aggregation
+/// nodes), the image's write and its sync after them.
+fn digests(rows: &[&[u8]], vl: Option<&image_vl::Section>) -> (Option<[u8; 32]>, Vec<[u8; 32]>) {
+    use sha2::Digest;
+    let hash = |rows: &[&[u8]]| -> Vec<[u8; 32]> {
+        rows.iter()
+            .map(|r| sha2::Sha256::digest(r).into())
+            .collect()
+    };
+    std::thread::scope(|sc| match vl {
+        // the section is about as large as the rows
+        Some(v) => {
+            let section = sc.spawn(|| v.digest());
+            let rows = hash(rows);
+            (Some(joined(section)), rows)
+        }
+        None => {
+            let (a, b) = rows.split_at(rows.len() / 2);
+            let first = sc.spawn(|| hash(a));
+            let second = hash(b);
+            let mut all = joined(first);
+            all.extend(second);
+            (None, all)
+        }
+    })
+}
+
+fn joined<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
 }
 
 /// Rows are stored and read as whole LinearForwardingTable blocks, so a

@@ -3,6 +3,8 @@
 //! identity), and each switch's path SLs laid out like its LFT row, so the
 //! whole VL plan of a compile travels with its tables.
 
+use fixedbitset::FixedBitSet;
+
 use crate::model::image::{VL_DIR_ENTRY_LEN, VL_HEAD_LEN, VL_MAGIC, vl_field};
 use crate::model::{Fabric, LFT_BLOCK, VlPlan};
 
@@ -16,6 +18,10 @@ pub struct ImageVl<'a> {
     pub sl2vl: Vec<Option<(usize, &'a [u8])>>,
     /// Path SLs per switch, LID-indexed, as long as its LFT row.
     pub path_sl: Vec<&'a [u8]>,
+    /// The LID blocks that may hold an SL other than 0 in some row, when
+    /// known (`PathSl::written_blocks`): the others are written and hashed
+    /// from shared zeros, not read from rows whose pages were never touched.
+    pub written: Option<&'a FixedBitSet>,
 }
 
 impl<'a> ImageVl<'a> {
@@ -28,6 +34,7 @@ impl<'a> ImageVl<'a> {
             default: plan.sl2vl.default_table(),
             sl2vl: (0..n).map(|s| plan.sl2vl.switch_table(s)).collect(),
             path_sl: (0..n).map(|s| plan.path_sl.row(s)).collect(),
+            written: plan.path_sl.written_blocks(),
         }
     }
 }
@@ -45,13 +52,18 @@ pub struct Section<'a> {
     /// Head, switch directory, SL2VL tables and the padding up to the rows.
     head: Vec<u8>,
     rows: &'a [&'a [u8]],
+    written: Option<&'a FixedBitSet>,
 }
+
+/// Zeros that stand for the rows' blocks known to be 0.
+static ZEROS: [u8; 1 << 16] = [0; 1 << 16];
 
 impl<'a> Section<'a> {
     pub fn of(vl: &'a ImageVl) -> Self {
         Section {
             head: encode_head(vl),
             rows: &vl.path_sl,
+            written: vl.written,
         }
     }
 
@@ -66,20 +78,52 @@ impl<'a> Section<'a> {
         use sha2::Digest;
         let mut h = sha2::Sha256::new();
         h.update(&self.head);
-        for row in self.rows {
-            h.update(row);
-        }
+        self.row_pieces().for_each(|p| h.update(p));
         h.finalize().into()
     }
 
     /// Writes the section's bytes.
     pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         out.write_all(&self.head)?;
-        for row in self.rows {
-            out.write_all(row)?;
-        }
-        Ok(())
+        self.row_pieces().try_for_each(|p| out.write_all(p))
     }
+
+    /// The rows' bytes in order, in pieces: a row's own bytes over the
+    /// blocks that may be non-zero, [`ZEROS`] over the others.
+    fn row_pieces(&self) -> impl Iterator<Item = &[u8]> {
+        self.rows
+            .iter()
+            .flat_map(move |row| pieces(row, self.written))
+    }
+}
+
+/// `row` as runs of blocks alike: its own bytes where `written` has the
+/// block (or is unknown), [`ZEROS`] elsewhere.
+fn pieces<'r>(row: &'r [u8], written: Option<&'r FixedBitSet>) -> impl Iterator<Item = &'r [u8]> {
+    let blocks = row.len().div_ceil(LFT_BLOCK);
+    let at = |b: usize| (b * LFT_BLOCK).min(row.len());
+    let mut b = 0;
+    std::iter::from_fn(move || {
+        if b == blocks {
+            return None;
+        }
+        let Some(w) = written else {
+            b = blocks;
+            return Some(row);
+        };
+        let own = w.contains(b);
+        let mut end = b + 1;
+        while end < blocks && w.contains(end) == own && (own || at(end) - at(b) < ZEROS.len()) {
+            end += 1;
+        }
+        let piece = if own {
+            &row[at(b)..at(end)]
+        } else {
+            &ZEROS[..at(end) - at(b)]
+        };
+        b = end;
+        Some(piece)
+    })
 }
 
 /// The section up to its path-SL rows.
@@ -115,4 +159,54 @@ fn encode_head(vl: &ImageVl) -> Vec<u8> {
         }
     }
     buf
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A section written and hashed from shared zeros over the blocks not
+    /// written is the one read whole from its rows, byte for byte.
+    #[test]
+    fn zeros_stand_in_for_blocks_not_written() {
+        // rows of 3 and 2,000 blocks (long runs of zeros are cut at 64 KiB)
+        let mut a = vec![0u8; 3 * LFT_BLOCK];
+        let mut b = vec![0u8; 2000 * LFT_BLOCK];
+        a[LFT_BLOCK + 5] = 2;
+        b[1999 * LFT_BLOCK] = 1;
+        let mut written = FixedBitSet::with_capacity(2000);
+        written.extend([1, 1999]);
+        let rows = [&a[..], &b[..]];
+        let vl = |w| ImageVl {
+            vls: 3,
+            end_port: None,
+            default: None,
+            sl2vl: vec![None, None],
+            path_sl: rows.to_vec(),
+            written: w,
+        };
+        let (whole, by_blocks) = (vl(None), vl(Some(&written)));
+        let bytes = |v: &ImageVl| {
+            let mut out = Vec::new();
+            Section::of(v).write_to(&mut out).unwrap();
+            out
+        };
+        assert_eq!(bytes(&whole), bytes(&by_blocks));
+        assert_eq!(
+            Section::of(&whole).digest(),
+            Section::of(&by_blocks).digest()
+        );
+        let s = Section::of(&by_blocks);
+        assert_eq!(s.byte_len(), bytes(&by_blocks).len());
+        let biggest = s.row_pieces().map(<[u8]>::len).max();
+        assert_eq!(biggest, Some(ZEROS.len()));
+        // the row of a block written is read, not zeros
+        let mut a2 = a.clone();
+        a2[LFT_BLOCK + 5] = 0;
+        let changed = ImageVl {
+            path_sl: vec![&a2[..], &b[..]],
+            ..vl(Some(&written))
+        };
+        assert_ne!(bytes(&changed), bytes(&by_blocks));
+    }
 }

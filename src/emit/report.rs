@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::emit::outputs::{OutputRecord, OutputStatus};
 use crate::error::Result;
 use crate::model::Note;
-use crate::model::{Fabric, Lfts, LidMap, NO_ROUTE, NodeKind};
+use crate::model::{Fabric, LFT_BLOCK, Lfts, LidMap, NO_ROUTE, NodeKind};
 
 /// Version of the `report.json` schema.
 pub const REPORT_SCHEMA_VERSION: u32 = 2;
@@ -169,6 +169,12 @@ impl VlSummary {
                 own_ends[o] += 1;
             }
         }
+        // the blocks some row may have off SL 0 (all, unless the plan
+        // knows which it wrote: then the others' pages are not read)
+        let blocks: Vec<usize> = match plan.path_sl.written_blocks() {
+            Some(w) => w.ones().collect(),
+            None => (0..end_at.len().div_ceil(LFT_BLOCK)).collect(),
+        };
         let per_sl = (0..hosts.len())
             .into_par_iter()
             .filter(|&s| hosts[s] > 0)
@@ -178,12 +184,17 @@ impl VlSummary {
                 let row = plan.path_sl.row(s);
                 let row = &row[..row.len().min(end_at.len())];
                 let mut off_zero = 0;
-                for (c, chunk) in row.chunks(32).enumerate() {
+                let chunks = blocks
+                    .iter()
+                    .map(|&b| b * LFT_BLOCK)
+                    .take_while(|&at| at < row.len());
+                for at in chunks {
+                    let chunk = &row[at..(at + LFT_BLOCK).min(row.len())];
                     if chunk.iter().all(|&sl| sl == 0) {
                         continue;
                     }
                     for (j, &sl) in chunk.iter().enumerate().filter(|(_, sl)| **sl != 0) {
-                        if let Some(own) = end_at[c * 32 + j] {
+                        if let Some(own) = end_at[at + j] {
                             let w = h - u64::from(own == Some(s));
                             per_sl[sl as usize] += w;
                             off_zero += w;

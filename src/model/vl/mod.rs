@@ -10,6 +10,9 @@
 
 use super::{Lfts, Lid};
 
+mod path_sl;
+pub use path_sl::PathSl;
+
 /// Number of service levels.
 pub const NUM_SL: usize = 16;
 
@@ -127,115 +130,6 @@ impl Sl2Vl {
     /// The end ports' table, `None` for the identity.
     pub fn end_port_table(&self) -> Option<[u8; NUM_SL]> {
         self.end_port
-    }
-}
-
-/// The SL of every (source switch, destination LID) pair, laid out like the
-/// LFTs (one byte per switch and LID, rows padded to whole blocks): the SL
-/// of the path that starts at the switch (from the switch itself or any of
-/// its end ports) toward the LID.
-///
-/// A switch whose end ports use different SLs toward one LID (a subnet
-/// manager that assigns SLs per source port, like OpenSM's dfsssp, read
-/// back with `check --psl`) keeps the further SLs in a sparse side table:
-/// the switch is then a source on each of them.
-#[derive(Clone, Debug)]
-pub struct PathSl {
-    stride: usize,
-    sls: Vec<u8>,
-    /// Further SLs (bit set) of (switch, LID) pairs with more than one.
-    more: std::collections::BTreeMap<(u32, Lid), u16>,
-    /// How many pairs have an SL other than 0, kept by [`PathSl::set`];
-    /// `None` once a row was lent for writing. [`PathSl::all_zero`] then
-    /// need not read the table (one byte per switch and LID, 88 MB on the
-    /// 27,648-host RLFT with aggregation nodes).
-    nonzero: Option<usize>,
-}
-
-/// Equal SLs, however they were written.
-impl PartialEq for PathSl {
-    fn eq(&self, o: &Self) -> bool {
-        (self.stride, &self.sls, &self.more) == (o.stride, &o.sls, &o.more)
-    }
-}
-
-impl Eq for PathSl {}
-
-impl PathSl {
-    /// SL 0 for every pair, shaped like `lfts`.
-    pub fn zeros(lfts: &Lfts) -> Self {
-        PathSl {
-            stride: lfts.stride(),
-            sls: vec![0; lfts.num_switches() * lfts.stride()],
-            more: Default::default(),
-            nonzero: Some(0),
-        }
-    }
-
-    /// The SL of the path from switch `sw` toward `lid` (0 past the table).
-    pub fn get(&self, sw: usize, lid: Lid) -> u8 {
-        self.row(sw).get(lid as usize).copied().unwrap_or(0)
-    }
-
-    /// Sets the SL of the path from switch `sw` toward `lid`.
-    pub fn set(&mut self, sw: usize, lid: Lid, sl: u8) {
-        let at = &mut self.sls[sw * self.stride..(sw + 1) * self.stride][lid as usize];
-        let was = std::mem::replace(at, sl & 15);
-        if let Some(n) = &mut self.nonzero {
-            *n = *n + usize::from(sl & 15 != 0) - usize::from(was != 0);
-        }
-    }
-
-    /// Every SL of the paths from switch `sw` toward `lid`, as a bit set.
-    pub fn sls(&self, sw: usize, lid: Lid) -> u16 {
-        let more = if self.more.is_empty() {
-            0
-        } else {
-            self.more.get(&(sw as u32, lid)).copied().unwrap_or(0)
-        };
-        1 << self.get(sw, lid) | more
-    }
-
-    /// Adds `sl` to the SLs of the paths from switch `sw` toward `lid`,
-    /// whose first SL was set with [`PathSl::set`].
-    pub fn add(&mut self, sw: usize, lid: Lid, sl: u8) {
-        if self.get(sw, lid) != sl & 15 {
-            *self.more.entry((sw as u32, lid)).or_default() |= 1 << (sl & 15);
-        }
-    }
-
-    /// Whether some (switch, LID) pair has more than one SL.
-    pub fn has_more(&self) -> bool {
-        !self.more.is_empty()
-    }
-
-    /// The SLs of switch `sw`'s paths, LID-indexed.
-    pub fn row(&self, sw: usize) -> &[u8] {
-        &self.sls[sw * self.stride..(sw + 1) * self.stride]
-    }
-
-    /// The SLs of switch `sw`'s paths, LID-indexed, for writing.
-    pub fn row_mut(&mut self, sw: usize) -> &mut [u8] {
-        self.nonzero = None;
-        &mut self.sls[sw * self.stride..(sw + 1) * self.stride]
-    }
-
-    /// Whether every path is on SL 0 and on it alone.
-    pub fn all_zero(&self) -> bool {
-        self.more.is_empty()
-            && self
-                .nonzero
-                .map_or_else(|| self.sls.iter().all(|&sl| sl == 0), |n| n == 0)
-    }
-
-    /// The bit set of SLs used by any pair.
-    pub fn used(&self) -> u16 {
-        let mut seen = [false; NUM_SL];
-        for &sl in &self.sls {
-            seen[sl as usize & 15] = true;
-        }
-        let primary = (0..NUM_SL).filter(|&i| seen[i]).fold(0, |m, i| m | 1 << i);
-        self.more.values().fold(primary, |m, &x| m | x)
     }
 }
 

@@ -42,3 +42,33 @@ fn path_sls_follow_the_lft_shape() {
     q.row_mut(0)[1] = 4;
     assert_eq!(p, q, "equal SLs are equal however written");
 }
+
+/// The blocks `set` wrote off SL 0 hold every SL other than 0 (what the
+/// verifier, the image and the report read instead of the whole table),
+/// and are unknown once a row was lent for writing.
+#[test]
+fn written_blocks_cover_every_sl_off_zero() {
+    let lfts = Lfts::new(3, 200);
+    let mut p = PathSl::zeros(&lfts);
+    let blocks = |p: &PathSl| p.written_blocks().map(|w| w.ones().collect::<Vec<_>>());
+    assert_eq!(blocks(&p), Some(vec![]));
+    p.set(1, 65, 2);
+    p.set(2, 190, 1);
+    p.set(0, 3, 0);
+    assert_eq!(blocks(&p), Some(vec![1, 2]));
+    // a block written back to 0 stays in: a superset is all readers need
+    p.set(2, 190, 0);
+    assert_eq!(blocks(&p), Some(vec![1, 2]));
+    let off_zero: Vec<(usize, usize)> = (0..3)
+        .flat_map(|s| (0..200).map(move |l| (s, l)))
+        .filter(|&(s, l)| p.get(s, l as Lid) != 0)
+        .collect();
+    let w = p.written_blocks().unwrap();
+    assert!(
+        off_zero
+            .iter()
+            .all(|&(_, l)| w.contains(l / crate::model::LFT_BLOCK))
+    );
+    p.row_mut(0)[130] = 5;
+    assert_eq!(blocks(&p), None);
+}

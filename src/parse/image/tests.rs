@@ -76,6 +76,7 @@ fn a_vl_section_round_trips_and_is_digested() {
         default: Some([1; 16]),
         sl2vl: vec![None, Some((5, &table))],
         path_sl: vec![&sl_a, &sl_b],
+        written: None,
     };
     let out = tiny_image((&a, &b), "s2", Some(&vl));
     let idx = read_index(&out).unwrap();

@@ -42,8 +42,13 @@ pub(crate) fn load_rows<'a>(row: impl Fn(usize) -> &'a [u8], n: usize, out: &mut
 /// ones whose SLs [`load_rows`] need transpose. Escape paths take SLs of
 /// their own toward few LIDs (27 of 522 blocks on the 27,648-host RLFT with
 /// aggregation nodes), and transposing the 88 MB of zeros around them took
-/// 8 % of that fabric's check.
+/// 8 % of that fabric's check. A superset does as well (its other blocks
+/// transpose to zeros): the blocks the table knows it wrote, when it does
+/// (`PathSl::written_blocks`), rather than a scan of its rows.
 pub(crate) fn nonzero_blocks(psl: &PathSl, n: usize) -> FixedBitSet {
+    if let Some(written) = psl.written_blocks() {
+        return written.clone();
+    }
     let len = (0..n).map(|s| psl.row(s).len()).max().unwrap_or(0);
     let blocks = len.div_ceil(LFT_BLOCK);
     (0..n)
