@@ -18,6 +18,14 @@ use super::staged_file::StagedFile;
 /// text dumps' lines) are still gathered into 1 MB writes.
 const DIRECT_WRITE: usize = 16 << 10;
 
+/// Bytes of a staged file after which the kernel is asked to start
+/// writing them to disk, rather than all at the commit's sync. The sync of
+/// the 27,648-host RLFT's 88 MB image began only once the image was
+/// written, and the commit waited 37–44 ms for it after the verdict
+/// (issue 17). PostgreSQL flushes its writes the same way
+/// (`pg_flush_data`, `backend_flush_after`).
+const WRITEBACK: u64 = 8 << 20;
+
 pub(super) struct StageWriter {
     dir: PathBuf,
     path: PathBuf,
@@ -25,6 +33,8 @@ pub(super) struct StageWriter {
     tmp: Option<BufWriter<StagedFile>>,
     /// Bytes rendered so far.
     len: u64,
+    /// Bytes of the staged file whose writeback was started.
+    flushed: u64,
 }
 
 impl StageWriter {
@@ -35,6 +45,7 @@ impl StageWriter {
             cmp: Some(CompareWriter::new(path)?),
             tmp: None,
             len: 0,
+            flushed: 0,
         })
     }
 
@@ -69,6 +80,34 @@ impl StageWriter {
     }
 }
 
+impl StageWriter {
+    /// Starts the writeback of what reached the staged file since the last
+    /// time, once that is [`WRITEBACK`] bytes. `POSIX_FADV_DONTNEED` on
+    /// Linux starts writing dirty pages back without waiting for them
+    /// (and drops only pages already clean); the commit's sync still waits
+    /// for every byte, so this moves when the disk works, never what is
+    /// durable. Advice only: an error changes nothing.
+    fn start_writeback(&mut self) {
+        let Some(tmp) = self.tmp.as_ref() else {
+            return;
+        };
+        let in_file = self.len - tmp.buffer().len() as u64;
+        let Some(len) = std::num::NonZeroU64::new(in_file.saturating_sub(self.flushed)) else {
+            return;
+        };
+        if len.get() >= WRITEBACK {
+            use rustix::fs::{Advice, fadvise};
+            let _ = fadvise(
+                tmp.get_ref().file(),
+                self.flushed,
+                Some(len),
+                Advice::DontNeed,
+            );
+            self.flushed = in_file;
+        }
+    }
+}
+
 impl Write for StageWriter {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
         if let Some(cmp) = self.cmp.as_mut() {
@@ -91,6 +130,7 @@ impl Write for StageWriter {
             }
         }
         self.len += data.len() as u64;
+        self.start_writeback();
         Ok(data.len())
     }
 
@@ -139,5 +179,31 @@ mod tests {
             f.read_to_end(&mut got).unwrap();
             assert!(got == want, "bytes differ (old file: {})", old.is_some());
         }
+    }
+
+    /// Writeback is started every [`WRITEBACK`] bytes that reached the
+    /// file (not those still buffered), and the file keeps every byte.
+    #[test]
+    fn writeback_follows_the_bytes_in_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out");
+        let mut w = StageWriter::new(dir.path(), &path).unwrap();
+        let row: Vec<u8> = (0..DIRECT_WRITE * 4).map(|i| (i % 253) as u8).collect();
+        let rows = (2 * WRITEBACK as usize) / row.len() + 3;
+        for _ in 0..rows {
+            w.write_all(&row).unwrap();
+            w.write_all(b"small").unwrap();
+        }
+        let in_file = w.len - w.tmp.as_ref().unwrap().buffer().len() as u64;
+        assert!(w.flushed >= 2 * WRITEBACK, "{}", w.flushed);
+        assert!(w.flushed <= in_file && in_file - w.flushed < WRITEBACK);
+        let (len, _, tmp) = w.finish().unwrap();
+        let mut f = tmp.unwrap().file().try_clone().unwrap();
+        let mut got = Vec::new();
+        io::Seek::seek(&mut f, io::SeekFrom::Start(0)).unwrap();
+        f.read_to_end(&mut got).unwrap();
+        assert_eq!(got.len() as u64, len);
+        let one: Vec<u8> = [&row[..], b"small"].concat();
+        assert!(got.chunks(one.len()).all(|c| c == &one[..]));
     }
 }
