@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use fixedbitset::FixedBitSet;
 
+use super::cdg_csr::{ChannelIds, number_channels, sort_dedup_rows};
 use super::topo::{Link, Topo};
 use crate::model::PortNum;
 
@@ -95,10 +96,11 @@ impl Cdg {
             used.insert(b as usize);
             edges.push((a, b));
         });
-        let (id, nodes) = number_channels(topo, &used);
+        let nodes = number_channels(topo, &used);
+        let id = ChannelIds::new(&used);
         let mut start = vec![0u32; nodes.len() + 1];
         for &(a, _) in &edges {
-            start[id[a as usize] as usize + 1] += 1;
+            start[id.get(a) as usize + 1] += 1;
         }
         for i in 0..nodes.len() {
             start[i + 1] += start[i];
@@ -106,8 +108,8 @@ impl Cdg {
         let mut fill = start.clone();
         let mut adj = vec![0u32; edges.len()];
         for &(a, b) in &edges {
-            let f = &mut fill[id[a as usize] as usize];
-            adj[*f as usize] = id[b as usize];
+            let f = &mut fill[id.get(a) as usize];
+            adj[*f as usize] = id.get(b);
             *f += 1;
         }
         let (start, adj) = sort_dedup_rows(start, adj);
@@ -265,48 +267,4 @@ fn for_each_edge(topo: &Topo, turns: &[((u8, u8), FixedBitSet)], mut f: impl FnM
             f(key(topo, m, pm, *vin), key(topo, s as u32, o, *vout));
         }
     }
-}
-
-/// Numbers the used channel keys in key order: the key → id array and the
-/// channels.
-fn number_channels(topo: &Topo, used: &FixedBitSet) -> (Vec<u32>, Vec<Channel>) {
-    let mut id = vec![u32::MAX; used.len()];
-    let mut nodes = Vec::with_capacity(used.count_ones(..));
-    let mut sw = 0usize;
-    for k in used.ones() {
-        let flat = (k >> 4) as u32;
-        while topo.base[sw + 1] <= flat {
-            sw += 1;
-        }
-        id[k] = nodes.len() as u32;
-        nodes.push(Channel {
-            sw: sw as u32,
-            port: (flat - topo.base[sw]) as PortNum,
-            vl: (k & 15) as u8,
-        });
-    }
-    (id, nodes)
-}
-
-/// Sorts each adjacency row and drops repeated edges, compacting the rows.
-fn sort_dedup_rows(start: Vec<u32>, mut adj: Vec<u32>) -> (Vec<u32>, Vec<u32>) {
-    let mut out_start = Vec::with_capacity(start.len());
-    out_start.push(0u32);
-    let mut w = 0usize;
-    for r in start.windows(2) {
-        let row = &mut adj[r[0] as usize..r[1] as usize];
-        row.sort_unstable();
-        let mut last = None;
-        for i in r[0] as usize..r[1] as usize {
-            let v = adj[i];
-            if last != Some(v) {
-                adj[w] = v;
-                w += 1;
-                last = Some(v);
-            }
-        }
-        out_start.push(w as u32);
-    }
-    adj.truncate(w);
-    (out_start, adj)
 }

@@ -21,6 +21,7 @@
 mod cdg;
 #[cfg(test)]
 mod cdg_census_tests;
+mod cdg_csr;
 mod cdg_figures;
 mod cdg_masks;
 pub mod congestion;
