@@ -5,6 +5,7 @@ mod batched;
 mod commit;
 mod compare_writer;
 mod digits;
+mod early_sync;
 pub mod fdbs;
 pub mod ibnetdiscover;
 pub mod image;
