@@ -90,7 +90,7 @@ impl StageWriter {
             return;
         };
         let in_file = self.len - tmp.buffer().len() as u64;
-        if in_file - self.flushed < WRITEBACK {
+        if in_file.saturating_sub(self.flushed) < WRITEBACK {
             return;
         }
         if self.early.is_none() {
