@@ -46,6 +46,7 @@ mod opensm_vl;
 mod outputs;
 mod overlap;
 mod parse_ibnetdiscover;
+mod path_sl_blocks;
 mod pgft;
 mod pinned;
 mod pins;
