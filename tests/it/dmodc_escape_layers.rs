@@ -6,24 +6,13 @@
 //! needs several VLs, and on ones where it needs one (the shortcut cannot
 //! tell those apart from the escape targets' paths alone and walks all).
 
+use crate::common::{aggregation_nodes as aggregation, pgft_with as fabric};
+
 use routec::generate::features::{Features, MgmtPod, apply};
 use routec::generate::pgft::{PgftSpec, pgft};
 use routec::model::{Fabric, LidMap};
 use routec::route::layers::{Fit, assign_layers_keeping_base};
 use routec::route::{RouteOptions, engine_by_name};
-
-fn fabric(m: &[u32], w: &[u32], feat: &Features) -> Fabric {
-    let spec = PgftSpec::new(m.len(), m, w, None);
-    let plain = pgft(&spec).expect("PGFT");
-    apply(&spec, &plain, feat).expect("features")
-}
-
-fn aggregation() -> Features {
-    Features {
-        aggregation_nodes: true,
-        ..Features::default()
-    }
-}
 
 /// The source end ports per VL that Dmodc's note D005 states.
 fn loads_in_note(message: &str) -> Vec<u64> {

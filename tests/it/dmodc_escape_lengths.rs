@@ -8,8 +8,9 @@
 
 use std::collections::BTreeSet;
 
-use routec::generate::features::{Features, MgmtPod, apply};
-use routec::generate::pgft::{PgftSpec, pgft};
+use crate::common::{aggregation_nodes, pgft_with as fabric};
+
+use routec::generate::features::{Features, MgmtPod};
 use routec::model::Fabric;
 use routec::route::dmodc::costs::{self, INF};
 use routec::route::dmodc::escape;
@@ -81,18 +82,9 @@ fn check(f: &Fabric) -> usize {
     escaping
 }
 
-fn fabric(m: &[u32], w: &[u32], feat: &Features) -> Fabric {
-    let spec = PgftSpec::new(m.len(), m, w, None);
-    let plain = pgft(&spec).expect("PGFT");
-    apply(&spec, &plain, feat).expect("features")
-}
-
 #[test]
 fn escape_lengths_match_a_per_target_search_with_aggregation_nodes() {
-    let feat = Features {
-        aggregation_nodes: true,
-        ..Features::default()
-    };
+    let feat = aggregation_nodes();
     // Top switches reach each other and other spines' aggregation nodes
     // only through valleys: many escapes, two and more hops long.
     assert!(check(&fabric(&[4, 4, 4], &[1, 4, 4], &feat)) > 100);

@@ -9,12 +9,11 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::common::{aggregation_nodes, pgft_with};
 use crate::verify::random_fabric;
 
 use routec::emit::image_vl::{ImageVl, Section};
 use routec::emit::report::VlSummary;
-use routec::generate::features::{Features, apply};
-use routec::generate::pgft::{PgftSpec, pgft};
 use routec::model::vl::PathSl;
 use routec::model::{Fabric, Lfts, LidMap, VlPlan};
 use routec::route::layers::assign_layers;
@@ -118,12 +117,7 @@ fn written_blocks_stand_for_the_whole_table() {
 /// reader still agrees with the whole table.
 #[test]
 fn escape_sls_in_few_blocks() {
-    let spec = PgftSpec::new(3, &[4, 4, 8], &[1, 4, 4], None);
-    let feat = Features {
-        aggregation_nodes: true,
-        ..Features::default()
-    };
-    let f = apply(&spec, &pgft(&spec).unwrap(), &feat).unwrap();
+    let f = pgft_with(&[4, 4, 8], &[1, 4, 4], &aggregation_nodes());
     let lids = LidMap::new(&f).unwrap();
     let opts = RouteOptions {
         vls: 4,

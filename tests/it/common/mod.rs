@@ -206,3 +206,20 @@ pub fn ibdmchk_verdict(out: &std::process::Output) -> bool {
         panic!("ibdmchk gave no verdict:\n{text}")
     }
 }
+
+/// The PGFT of `m` and `w` (`routec gen pgft --h m.len()`) with the
+/// generator's real-fabric features (aggregation nodes, a management pod,
+/// empty host ports, ...).
+pub fn pgft_with(m: &[u32], w: &[u32], feat: &routec::generate::features::Features) -> Fabric {
+    use routec::generate::{features::apply, pgft};
+    let spec = pgft::PgftSpec::new(m.len(), m, w, None);
+    apply(&spec, &pgft::pgft(&spec).expect("PGFT"), feat).expect("features")
+}
+
+/// An aggregation-node CA on every switch, nothing else.
+pub fn aggregation_nodes() -> routec::generate::features::Features {
+    routec::generate::features::Features {
+        aggregation_nodes: true,
+        ..Default::default()
+    }
+}
