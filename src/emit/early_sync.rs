@@ -1,8 +1,8 @@
 //! A staged file's data synced while it is still being written.
 //!
 //! The commit syncs every staged file before it names it (`commit.rs`).
-//! Began only when an image was written, that sync of the 27,648-host
-//! RLFT's 88 MB image was waited for 37–44 ms after the verdict (issue
+//! That sync began only once the file was written whole: the 27,648-host
+//! RLFT's run waited 37–44 ms after the verdict for its 88 MB image (issue
 //! 17). A thread of the file's own now syncs what has reached it every
 //! few MB, so the disk works while the rest is rendered and the commit's
 //! sync finds little left. `sync_data` and not `POSIX_FADV_DONTNEED`:

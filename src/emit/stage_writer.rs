@@ -24,7 +24,7 @@ const DIRECT_WRITE: usize = 16 << 10;
 /// 240 ms at 8 MB, 249 ms at 2 MB (each sync commits the file's size
 /// too), 266 ms with only the commit's sync (medians of 15 alternating
 /// runs).
-const WRITEBACK: u64 = 8 << 20;
+const SYNC_EVERY: u64 = 8 << 20;
 
 pub(super) struct StageWriter {
     dir: PathBuf,
@@ -34,7 +34,7 @@ pub(super) struct StageWriter {
     /// Bytes rendered so far.
     len: u64,
     /// Bytes of the staged file whose sync was asked for.
-    flushed: u64,
+    sync_asked: u64,
     early: Option<EarlySync>,
 }
 
@@ -46,7 +46,7 @@ impl StageWriter {
             cmp: Some(CompareWriter::new(path)?),
             tmp: None,
             len: 0,
-            flushed: 0,
+            sync_asked: 0,
             early: None,
         })
     }
@@ -80,17 +80,15 @@ impl StageWriter {
             .map(|t| t.into_inner().map_err(|e| e.into_error()));
         Ok((self.len, true, tmp.transpose()?))
     }
-}
 
-impl StageWriter {
     /// Asks for a sync of what reached the staged file, once
-    /// [`WRITEBACK`] bytes more did since the last time.
-    fn start_writeback(&mut self) {
+    /// [`SYNC_EVERY`] bytes more did since the last time.
+    fn ask_early_sync(&mut self) {
         let Some(tmp) = self.tmp.as_ref() else {
             return;
         };
         let in_file = self.len - tmp.buffer().len() as u64;
-        if in_file.saturating_sub(self.flushed) < WRITEBACK {
+        if in_file.saturating_sub(self.sync_asked) < SYNC_EVERY {
             return;
         }
         if self.early.is_none() {
@@ -99,7 +97,7 @@ impl StageWriter {
         if let Some(e) = &self.early {
             e.request();
         }
-        self.flushed = in_file;
+        self.sync_asked = in_file;
     }
 }
 
@@ -125,7 +123,7 @@ impl Write for StageWriter {
             }
         }
         self.len += data.len() as u64;
-        self.start_writeback();
+        self.ask_early_sync();
         Ok(data.len())
     }
 
@@ -176,23 +174,23 @@ mod tests {
         }
     }
 
-    /// A sync is asked for every [`WRITEBACK`] bytes that reached the
+    /// A sync is asked for every [`SYNC_EVERY`] bytes that reached the
     /// file (not those still buffered), and the file keeps every byte.
     #[test]
-    fn writeback_follows_the_bytes_in_the_file() {
+    fn early_syncs_follow_the_bytes_in_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out");
         let mut w = StageWriter::new(dir.path(), &path).unwrap();
         let row: Vec<u8> = (0..DIRECT_WRITE * 4).map(|i| (i % 253) as u8).collect();
-        let rows = (2 * WRITEBACK as usize) / row.len() + 3;
+        let rows = (2 * SYNC_EVERY as usize) / row.len() + 3;
         for _ in 0..rows {
             w.write_all(&row).unwrap();
             w.write_all(b"small").unwrap();
         }
         let in_file = w.len - w.tmp.as_ref().unwrap().buffer().len() as u64;
-        assert!(w.flushed >= 2 * WRITEBACK, "{}", w.flushed);
+        assert!(w.sync_asked >= 2 * SYNC_EVERY, "{}", w.sync_asked);
         assert!(w.early.is_some());
-        assert!(w.flushed <= in_file && in_file - w.flushed < WRITEBACK);
+        assert!(w.sync_asked <= in_file && in_file - w.sync_asked < SYNC_EVERY);
         let (len, _, tmp) = w.finish().unwrap();
         let mut f = tmp.unwrap().file().try_clone().unwrap();
         let mut got = Vec::new();
