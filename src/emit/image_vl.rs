@@ -72,7 +72,7 @@ impl<'a> Section<'a> {
         self.head.len() + self.rows.iter().map(|r| r.len()).sum::<usize>()
     }
 
-    /// SHA-256 of the section's bytes (what `model::image::content_digest`
+    /// SHA-256 of the section's bytes (what `model::image::content_digest_of`
     /// takes of the section).
     pub fn digest(&self) -> [u8; 32] {
         use sha2::Digest;

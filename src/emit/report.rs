@@ -169,12 +169,8 @@ impl VlSummary {
                 own_ends[o] += 1;
             }
         }
-        // the blocks some row may have off SL 0 (all, unless the plan
-        // knows which it wrote: then the others' pages are not read)
-        let blocks: Vec<usize> = match plan.path_sl.written_blocks() {
-            Some(w) => w.ones().collect(),
-            None => (0..end_at.len().div_ceil(LFT_BLOCK)).collect(),
-        };
+        // only the blocks some row may have off SL 0 are read
+        let blocks: Vec<usize> = plan.path_sl.nonzero_blocks().ones().collect();
         let per_sl = (0..hosts.len())
             .into_par_iter()
             .filter(|&s| hosts[s] > 0)

@@ -81,34 +81,6 @@ pub struct ImageHeader {
     pub content_digest: [u8; 32],
 }
 
-/// The content digest: SHA-256 over the SHA-256 of the directory, LID and
-/// string tables (`body`, up to `tables_offset`) followed by the SHA-256 of
-/// every row in directory order, and (v2) the SHA-256 of the VL section.
-/// Rows hash in parallel, so the digest costs a fraction of a sequential
-/// pass over 88 MB.
-pub fn content_digest<'a>(
-    body: &[u8],
-    rows: impl Iterator<Item = &'a [u8]>,
-    vl: Option<&[u8]>,
-) -> [u8; 32] {
-    let vl_digest = vl.map(|v| move || sha2::Sha256::digest(v).into());
-    content_digest_with(body, rows, vl_digest)
-}
-
-/// [`content_digest`] with the VL section's SHA-256 from `vl_digest`
-/// (a writer that holds the section in pieces hashes them in place), run
-/// beside the rows' digests: the section is one sequential SHA-256 pass
-/// over as many bytes as the tables.
-pub fn content_digest_with<'a>(
-    body: &[u8],
-    rows: impl Iterator<Item = &'a [u8]>,
-    vl_digest: Option<impl FnOnce() -> [u8; 32] + Send>,
-) -> [u8; 32] {
-    let rows: Vec<&[u8]> = rows.collect();
-    let (vl, row_digests) = rayon::join(|| vl_digest.map(|f| f()), || row_digests(&rows));
-    content_digest_of(body, &row_digests, vl)
-}
-
 /// The SHA-256 of every row, computed in parallel. The writer keeps them:
 /// the state's tables digest is made of the same row digests
 /// (`model::state::lfts_digest_of_rows`), so the 88 MB of tables of the
@@ -120,8 +92,10 @@ pub fn row_digests(rows: &[&[u8]]) -> Vec<[u8; 32]> {
         .collect()
 }
 
-/// [`content_digest`] from the rows' digests ([`row_digests`], directory
-/// order) and the VL section's SHA-256.
+/// The content digest: SHA-256 over the SHA-256 of the directory, LID and
+/// string tables (`body`, up to `tables_offset`) followed by the SHA-256 of
+/// every row in directory order ([`row_digests`]), and (v2) the SHA-256 of
+/// the VL section.
 pub fn content_digest_of(body: &[u8], row_digests: &[[u8; 32]], vl: Option<[u8; 32]>) -> [u8; 32] {
     let mut h = sha2::Sha256::new();
     h.update(sha2::Sha256::digest(body));

@@ -102,7 +102,7 @@ fn verify_counted(
         path_sl: plan.map(|p| &p.path_sl),
         sl_blocks: plan
             .filter(|p| !p.path_sl.has_more())
-            .map(|p| walk::nonzero_blocks(&p.path_sl, fabric.num_switches())),
+            .map(|p| p.path_sl.nonzero_blocks().into_owned()),
         leaves: &leaves,
         all: &all,
         all_paths: opts.all_paths,

@@ -19,7 +19,6 @@ mod turns;
 pub(crate) use fast::{FastTables, PART};
 
 pub(crate) use found::{DeadKind, LaneProblem, Loop, TooLong, TopK, Unreach};
-pub(crate) use transpose::nonzero_blocks;
 pub(crate) use turns::host_vl_table;
 
 use super::cdg::TurnSets;
@@ -37,7 +36,8 @@ pub(crate) struct WalkCtx<'a> {
     /// The SL of every (source switch, LID) path; `None` = SL 0 for all.
     pub path_sl: Option<&'a PathSl>,
     /// With `path_sl`: the LFT blocks where some path is not on SL 0
-    /// ([`transpose::nonzero_blocks`]); the others need no SL transpose.
+    /// (`PathSl::nonzero_blocks`, a superset); the others need no SL
+    /// transpose.
     pub sl_blocks: Option<FixedBitSet>,
     /// Switches with end ports, and all switches.
     pub leaves: &'a [u32],

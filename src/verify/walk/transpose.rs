@@ -5,10 +5,7 @@
 //! matrix in registers and stored as eight 8-byte words of the columns,
 //! instead of 64 single-byte stores per switch scattered over 64 columns.
 
-use fixedbitset::FixedBitSet;
-use rayon::prelude::*;
-
-use crate::model::{LFT_BLOCK, Lfts, PathSl};
+use crate::model::{LFT_BLOCK, Lfts};
 
 /// Writes block `b` of switches `0..n` into `out`, LID-major:
 /// `out[j * n + s]` = entry of switch `s` for LID `64 b + j`.
@@ -36,41 +33,6 @@ pub(crate) fn load_rows<'a>(row: impl Fn(usize) -> &'a [u8], n: usize, out: &mut
             out[j * n + s] = p;
         }
     }
-}
-
-/// The 64-LID blocks in which some switch's path SL is not 0: the only
-/// ones whose SLs [`load_rows`] need transpose. Escape paths take SLs of
-/// their own toward few LIDs (27 of 522 blocks on the 27,648-host RLFT with
-/// aggregation nodes), and transposing the 88 MB of zeros around them took
-/// 8 % of that fabric's check. A superset does as well (its other blocks
-/// transpose to zeros): the blocks the table knows it wrote, when it does
-/// (`PathSl::written_blocks`), rather than a scan of its rows.
-pub(crate) fn nonzero_blocks(psl: &PathSl, n: usize) -> FixedBitSet {
-    if let Some(written) = psl.written_blocks() {
-        return written.clone();
-    }
-    let len = (0..n).map(|s| psl.row(s).len()).max().unwrap_or(0);
-    let blocks = len.div_ceil(LFT_BLOCK);
-    (0..n)
-        .into_par_iter()
-        .fold(
-            || FixedBitSet::with_capacity(blocks),
-            |mut m, s| {
-                for (b, c) in psl.row(s).chunks(LFT_BLOCK).enumerate() {
-                    if c.iter().fold(0, |a, &sl| a | sl) != 0 {
-                        m.insert(b);
-                    }
-                }
-                m
-            },
-        )
-        .reduce(
-            || FixedBitSet::with_capacity(blocks),
-            |mut a, b| {
-                a.union_with(&b);
-                a
-            },
-        )
 }
 
 fn word(b: &[u8]) -> u64 {
